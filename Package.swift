@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers depend one way: darkroom (CLI) → Daemon → Config, Codecs → Core.
+// System C libraries enter through small C targets so that longjmp never crosses Swift.
+let package = Package(
+    name: "darkroom",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "darkroom", targets: ["darkroom"]),
+        .library(name: "DarkroomCore", targets: ["DarkroomCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C shims over system libraries.
+        .target(
+            name: "CDarkroomCodecs",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
+        .systemLibrary(name: "CSHA", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // The filter core: images, tiles, filters, registry, chain compiler. No files, no YAML.
+        .target(name: "DarkroomCore"),
+        .target(name: "DarkroomCodecs", dependencies: ["DarkroomCore", "CDarkroomCodecs"]),
+        .target(name: "DarkroomConfig", dependencies: ["DarkroomCore", "CYAML"]),
+        .target(
+            name: "DarkroomDaemon",
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "CInotifyTools", "CSHA",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "darkroom",
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
+        .testTarget(name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore"]),
+        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore"]),
+        .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["DarkroomCodecs", "DarkroomCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

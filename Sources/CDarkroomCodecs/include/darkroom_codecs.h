@@ -1,0 +1,1 @@
+int darkroom_codecs_placeholder(void);

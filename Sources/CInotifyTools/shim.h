@@ -1,0 +1,2 @@
+#include <inotifytools/inotifytools.h>
+#include <sys/inotify.h>

@@ -1,0 +1,55 @@
+/// The one-line chain syntax of `darkroom process --chain`:
+/// `resize width=800 fit=inside | sepia intensity=0.8 | transform rotate=-45deg translate=[-50%,12.5%]`.
+///
+/// Filters are separated by `|`; each is a name followed by `key=value` pairs. A value in
+/// brackets is a list (`[a, b]`), and lists nest (`kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]`).
+public enum ChainSyntax {
+    public static func parse(_ text: String, registry: FilterRegistry = .standard) throws(ParameterError) -> ChainSpec {
+        var steps = [FilterInvocation]()
+        for (index, part) in splitTopLevel(text, on: "|").enumerated() {
+            let words = splitTopLevel(part, on: " ").filter { !$0.isEmpty }
+            guard let name = words.first else {
+                throw ParameterError("step \(index + 1) of the chain is empty")
+            }
+            var args = [(name: String, value: RawValue)]()
+            for word in words.dropFirst() {
+                guard let eq = word.firstIndex(of: "=") else {
+                    throw ParameterError("\(name): expected key=value, got \"\(word)\"")
+                }
+                let key = String(word[..<eq]), value = String(word[word.index(after: eq)...])
+                args.append((key, try parseValue(value)))
+            }
+            steps.append(try FilterInvocation(name: name, rawArguments: args, registry: registry))
+        }
+        guard !steps.isEmpty else { throw ParameterError("the chain is empty") }
+        return ChainSpec(steps)
+    }
+
+    /// `[a, [b, c]]` → nested lists; anything else is a scalar.
+    static func parseValue(_ text: String) throws(ParameterError) -> RawValue {
+        let t = text.trimmed
+        guard t.hasPrefix("[") else { return .scalar(t) }
+        guard t.hasSuffix("]") else { throw ParameterError("unbalanced brackets in \"\(text)\"") }
+        let inner = String(t.dropFirst().dropLast())
+        if inner.trimmed.isEmpty { return .list([]) }
+        var items = [RawValue]()
+        for item in splitTopLevel(inner, on: ",") { items.append(try parseValue(item)) }
+        return .list(items)
+    }
+
+    /// Splits on `separator` outside brackets.
+    static func splitTopLevel(_ text: String, on separator: Character) -> [String] {
+        var parts = [String](), current = "", depth = 0
+        for ch in text {
+            if ch == "[" { depth += 1 } else if ch == "]" { depth -= 1 }
+            if ch == separator && depth == 0 {
+                parts.append(current.trimmed)
+                current = ""
+            } else {
+                current.append(ch)
+            }
+        }
+        parts.append(current.trimmed)
+        return parts
+    }
+}

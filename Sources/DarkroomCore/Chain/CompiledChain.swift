@@ -1,0 +1,51 @@
+import Dispatch
+
+/// A chain ready to run: a list of passes over the image.
+public struct CompiledChain: Sendable {
+    public enum Stage: Sendable {
+        /// Fused point filters: one pass over the pixels.
+        case color(names: [String], operations: [ColorOperation])
+        case region(name: String, filter: any RegionFilter)
+
+        /// Filter names covered by the stage, for timings.
+        public var names: [String] {
+            switch self {
+            case .color(let names, _): names
+            case .region(let name, _): [name]
+            }
+        }
+    }
+
+    public let stages: [Stage]
+
+    /// The output size for an input of `size`.
+    public func outputSize(for size: Size) -> Size {
+        stages.reduce(size) { s, stage in
+            if case .region(_, let f) = stage { return f.outputSize(for: s) }
+            return s
+        }
+    }
+
+    /// Runs every stage; returns the image and each stage's wall time in seconds.
+    public func run(_ image: Image, executor: TileExecutor = TileExecutor()) -> (image: Image, timings: [StageTiming]) {
+        var current = image
+        var timings = [StageTiming]()
+        for stage in stages {
+            let start = DispatchTime.now().uptimeNanoseconds
+            switch stage {
+            case .color(_, let ops): current = ColorPass(operations: ops).apply(to: current, executor: executor)
+            case .region(_, let filter): current = filter.apply(to: current, executor: executor)
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            timings.append(StageTiming(filters: stage.names, seconds: seconds, size: current.size))
+        }
+        return (current, timings)
+    }
+}
+
+/// How long one stage took, and the size it produced.
+public struct StageTiming: Sendable, Hashable {
+    public var filters: [String]
+    public var seconds: Double
+    public var size: Size
+}

@@ -1,0 +1,96 @@
+/// One step of a chain as the user wrote it: a filter name and checked arguments, some of
+/// which may be `random`. Resolving draws the random ones and fills in defaults.
+public struct FilterInvocation: Sendable, Hashable {
+    public var name: String
+    public var arguments: [(name: String, argument: Argument)]
+
+    /// Checks a step against the registry: the filter and every parameter must exist and every
+    /// value must fit. Errors name the parameter (`resize.width: expected …`).
+    public init(name: String, rawArguments: [(name: String, value: RawValue)],
+                registry: FilterRegistry = .standard) throws(ParameterError) {
+        let descriptor = try registry.descriptor(named: name)
+        var arguments = [(name: String, argument: Argument)]()
+        for (key, raw) in rawArguments {
+            guard let p = descriptor.parameter(named: key) else {
+                throw ParameterError("\(name): unknown parameter \"\(key)\""
+                    + suggestionText(key, among: descriptor.parameters.map(\.name)))
+            }
+            guard !arguments.contains(where: { $0.name == key }) else {
+                throw ParameterError("\(name).\(key): given twice")
+            }
+            do { arguments.append((key, try p.parse(raw))) } catch {
+                throw ParameterError("\(name).\(key): \(error.message)")
+            }
+        }
+        self.name = name
+        self.arguments = arguments
+        // Contradictions between parameters (resize with no size, say) are found now, not mid-job.
+        var probe = SeededGenerator(seed: 0)
+        _ = try resolve(using: &probe, registry: registry)
+    }
+
+    /// Parameters with defaults filled in and `random` drawn from each slider range.
+    public func resolveParameters(using rng: inout SeededGenerator,
+                                  registry: FilterRegistry = .standard) throws(ParameterError) -> ResolvedParameters {
+        let descriptor = try registry.descriptor(named: name)
+        var resolved = ResolvedParameters()
+        for (key, argument) in arguments {
+            let p = descriptor.parameter(named: key)!
+            switch argument {
+            case .value(let v): resolved.append(key, v, random: false)
+            case .random: resolved.append(key, p.draw(using: &rng), random: true)
+            }
+        }
+        for p in descriptor.parameters where !resolved.has(p.name) {
+            if let d = p.defaultValue { resolved.append(p.name, d, random: false) }
+        }
+        return resolved
+    }
+
+    /// Resolves and builds the filter.
+    public func resolve(using rng: inout SeededGenerator,
+                        registry: FilterRegistry = .standard) throws(ParameterError) -> ResolvedFilter {
+        let parameters = try resolveParameters(using: &rng, registry: registry)
+        do {
+            return ResolvedFilter(name: name, parameters: parameters,
+                                  filter: try registry.make(name, parameters: parameters))
+        } catch {
+            throw ParameterError("\(name): \(error.message)")
+        }
+    }
+
+    public static func == (l: Self, r: Self) -> Bool {
+        l.name == r.name && l.arguments.elementsEqual(r.arguments) { $0.name == $1.name && $0.argument == $1.argument }
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(name)
+        for a in arguments { h.combine(a.name); h.combine(a.argument) }
+    }
+}
+
+/// A built filter with the parameters it was built from (what the report records).
+public struct ResolvedFilter: Sendable {
+    public var name: String
+    public var parameters: ResolvedParameters
+    public var filter: any Filter
+}
+
+extension ParameterDescriptor {
+    /// A value drawn uniformly inside the slider range (never outside it).
+    public func draw(using rng: inout SeededGenerator) -> ParameterValue {
+        if kind == .color {
+            return .color(RGBA(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng),
+                               Double.random(in: 0...1, using: &rng)))
+        }
+        let range = randomRange ?? 0...1
+        var v = Double.random(in: range, using: &rng)
+        if kind == .integer { v = v.rounded().clamped(to: range) }
+        if kind == .length { return .length(Length(v)) }
+        return .number(v)
+    }
+}
+
+extension Comparable {
+    func clamped(to r: ClosedRange<Self>) -> Self { min(max(self, r.lowerBound), r.upperBound) }
+}

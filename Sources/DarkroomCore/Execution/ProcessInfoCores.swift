@@ -1,0 +1,6 @@
+import Foundation
+
+/// Active processor count, read once.
+enum ProcessInfoCores {
+    static let count: Int = ProcessInfo.processInfo.activeProcessorCount
+}

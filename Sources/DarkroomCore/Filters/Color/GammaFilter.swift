@@ -1,0 +1,19 @@
+/// CIGammaAdjust: `c^power` on each colour channel.
+public struct GammaFilter: PointFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "gamma", displayName: "Gamma Adjust", categories: ["color"],
+        description: "Raises each colour channel to a power: above 1 darkens mid-tones, below 1 lightens.",
+        parameters: [
+            ParameterDescriptor("power", .scalar, "The exponent.",
+                                default: .number(1), min: 0.01, max: 100, slider: 0.25...4, identity: .number(1)),
+        ])
+
+    public var power: Double
+
+    public init(parameters: ResolvedParameters) {
+        power = parameters.number("power") ?? 1
+    }
+
+    public var isIdentity: Bool { power == 1 }
+    public var colorOperations: [ColorOperation] { [.power(power)] }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// CIHueAdjust: rotates colours about the grey axis (1, 1, 1) by `angle`; greys stay put.
+public struct HueFilter: PointFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "hue", displayName: "Hue Adjust", categories: ["color"],
+        description: "Rotates hues by an angle about the grey axis.",
+        parameters: [
+            ParameterDescriptor("angle", .angle, "Rotation; radians, or degrees with a deg suffix.",
+                                default: .number(0), slider: -Double.pi...Double.pi, identity: .number(0), unit: "rad"),
+        ])
+
+    public var angle: Double
+
+    public init(parameters: ResolvedParameters) {
+        angle = parameters.number("angle") ?? 0
+    }
+
+    public var isIdentity: Bool { angle.truncatingRemainder(dividingBy: 2 * .pi) == 0 }
+
+    public var colorOperations: [ColorOperation] {
+        let c = cos(angle), s = sin(angle), t = (1 - c) / 3, r = sqrt(1.0 / 3) * s
+        return [.matrix(.rgb([c + t, t - r, t + r,
+                              t + r, c + t, t - r,
+                              t - r, t + r, c + t]))]
+    }
+}

@@ -1,0 +1,12 @@
+/// CIColorInvert: `1 − c` on each colour channel; alpha is kept.
+public struct InvertFilter: PointFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "invert", displayName: "Color Invert", categories: ["color"],
+        description: "Inverts the colours (a negative); transparency is kept.")
+
+    public init(parameters: ResolvedParameters) {}
+
+    public var colorOperations: [ColorOperation] {
+        [.matrix(.rgb([-1, 0, 0, 0, -1, 0, 0, 0, -1], bias: [1, 1, 1]))]
+    }
+}

@@ -1,0 +1,28 @@
+/// CISepiaTone: the classic sepia matrix, mixed with the original by `intensity`.
+///
+/// Matrix rows (R, G, B): [0.393 0.769 0.189], [0.349 0.686 0.168], [0.272 0.534 0.131].
+public struct SepiaFilter: PointFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "sepia", displayName: "Sepia Tone", categories: ["color", "stylize"],
+        description: "Maps colours to brown tones, like an old photograph.",
+        parameters: [
+            ParameterDescriptor("intensity", .scalar, "0 leaves the image unchanged, 1 is full sepia.",
+                                default: .number(1), min: 0, max: 1, slider: 0...1, identity: .number(0)),
+        ])
+
+    public static let matrix: [Double] = [0.393, 0.769, 0.189, 0.349, 0.686, 0.168, 0.272, 0.534, 0.131]
+
+    public var intensity: Double
+
+    public init(parameters: ResolvedParameters) {
+        intensity = parameters.number("intensity") ?? 1
+    }
+
+    public var isIdentity: Bool { intensity == 0 }
+
+    public var colorOperations: [ColorOperation] {
+        let t = intensity
+        let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        return [.matrix(.rgb(zip(identity, Self.matrix).map { $0 * (1 - t) + $1 * t }))]
+    }
+}

@@ -1,0 +1,44 @@
+/// What sort of value a filter parameter takes; decides parsing, validation and random draws.
+public enum ParameterKind: Sendable, Hashable {
+    /// A real number.
+    case scalar
+    /// A whole number.
+    case integer
+    /// An angle in radians; text may carry a `deg` suffix.
+    case angle
+    /// A length in pixels, or `%` of the image's width or height.
+    case length
+    /// A position or offset `[x, y]`, each a length; also `center`.
+    case point
+    /// `true` or `false`.
+    case boolean
+    /// `#rrggbb`, `#rrggbbaa`, `[r, g, b, a]` in 0…1, a CSS name, or `random`.
+    case color
+    /// One word out of a fixed list.
+    case choice([String])
+    /// A list of numbers (a kernel, a matrix, a scale pair).
+    case numbers
+
+    /// The name used in help text and `darkroom filters --json`.
+    public var name: String {
+        switch self {
+        case .scalar: "scalar"
+        case .integer: "integer"
+        case .angle: "angle"
+        case .length: "length"
+        case .point: "point"
+        case .boolean: "boolean"
+        case .color: "color"
+        case .choice: "choice"
+        case .numbers: "numbers"
+        }
+    }
+
+    /// Kinds that accept `random`, drawn from the slider range.
+    public var isNumeric: Bool {
+        switch self {
+        case .scalar, .integer, .angle, .length: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+extension ParameterDescriptor {
+    /// Checks a user-written value against this parameter and returns it parsed.
+    /// `random` is accepted for numeric kinds that have a range to draw from.
+    public func parse(_ raw: RawValue) throws(ParameterError) -> Argument {
+        if case .scalar(let s) = raw, s.lowercased() == "random" {
+            guard kind.isNumeric || kind == .color else {
+                throw ParameterError("\(expectation), got \"random\" (random is for numbers and colours)")
+            }
+            guard kind == .color || randomRange != nil else {
+                throw ParameterError("\(expectation), got \"random\" (this parameter has no range to draw from)")
+            }
+            return .random
+        }
+        let value = try parseValue(raw)
+        try checkRange(value, raw: raw)
+        return .value(value)
+    }
+
+    /// What the parameter expects, as the start of an error message.
+    public var expectation: String {
+        let range = rangeText.isEmpty ? "" : " " + rangeText
+        switch kind {
+        case .scalar: return "expected a number\(range)"
+        case .integer: return "expected an integer\(range)"
+        case .angle: return "expected an angle in radians or with a deg suffix\(range.isEmpty ? "" : " (radians)" + range)"
+        case .length: return "expected a length in px or %\(range)"
+        case .point: return "expected a point [x, y] in px or %"
+        case .boolean: return "expected true or false"
+        case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
+        case .choice(let options): return "expected one of " + options.joined(separator: ", ")
+        case .numbers: return "expected a list of numbers"
+        }
+    }
+
+    private func fail(_ raw: RawValue) -> ParameterError {
+        ParameterError("\(expectation), got \(raw)")
+    }
+
+    private func parseValue(_ raw: RawValue) throws(ParameterError) -> ParameterValue {
+        switch kind {
+        case .scalar:
+            guard case .scalar(let s) = raw, let v = Double(s.trimmed), v.isFinite else { throw fail(raw) }
+            return .number(v)
+        case .integer:
+            guard case .scalar(let s) = raw, let v = Int(s.trimmed) else { throw fail(raw) }
+            return .number(Double(v))
+        case .angle:
+            guard case .scalar(let s) = raw, let v = parseAngle(s) else { throw fail(raw) }
+            return .number(v)
+        case .length:
+            guard case .scalar(let s) = raw, let l = parseLength(s) else { throw fail(raw) }
+            return .length(l)
+        case .point:
+            if case .scalar(let s) = raw, s.trimmed.lowercased() == "center" {
+                return .point(Length(50, percent: true), Length(50, percent: true))
+            }
+            guard case .list(let items) = raw, items.count == 2,
+                  case .scalar(let xs) = items[0], case .scalar(let ys) = items[1],
+                  let x = parseLength(xs), let y = parseLength(ys) else { throw fail(raw) }
+            return .point(x, y)
+        case .boolean:
+            guard case .scalar(let s) = raw else { throw fail(raw) }
+            switch s.trimmed.lowercased() {
+            case "true", "yes", "on": return .bool(true)
+            case "false", "no", "off": return .bool(false)
+            default: throw fail(raw)
+            }
+        case .color:
+            guard let c = ColorParser.parse(raw) else { throw fail(raw) }
+            return .color(c)
+        case .choice(let options):
+            guard case .scalar(let s) = raw else { throw fail(raw) }
+            let word = s.trimmed.lowercased().replacingOccurrences(of: "-", with: "_")
+            guard options.contains(word) else { throw fail(raw) }
+            return .choice(word)
+        case .numbers:
+            let items: [RawValue]
+            if case .list(let l) = raw { items = l } else { items = [raw] }
+            var values = [Double]()
+            for item in items {
+                guard case .scalar(let s) = item, let v = Double(s.trimmed), v.isFinite else { throw fail(raw) }
+                values.append(v)
+            }
+            guard !values.isEmpty else { throw fail(raw) }
+            return .numbers(values)
+        }
+    }
+
+    private func checkRange(_ value: ParameterValue, raw: RawValue) throws(ParameterError) {
+        let v: Double
+        switch value {
+        case .number(let n): v = n
+        case .length(let l) where !l.isPercent: v = l.value
+        default: return
+        }
+        if let lo = minimum, v < lo { throw fail(raw) }
+        if let hi = maximum, v > hi { throw fail(raw) }
+    }
+}
+
+/// `-45deg`, `0.5`, `90°`, `1.2rad` → radians.
+func parseAngle(_ text: String) -> Double? {
+    var s = text.trimmed.lowercased()
+    var factor = 1.0
+    for (suffix, f) in [("deg", Double.pi / 180), ("°", Double.pi / 180), ("rad", 1.0)] where s.hasSuffix(suffix) {
+        s = String(s.dropLast(suffix.count)).trimmed
+        factor = f
+        break
+    }
+    guard let v = Double(s), v.isFinite else { return nil }
+    return v * factor
+}
+
+/// `12`, `12px`, `-50%` → a length.
+func parseLength(_ text: String) -> Length? {
+    var s = text.trimmed.lowercased()
+    var percent = false
+    if s.hasSuffix("%") { s.removeLast(); percent = true } else if s.hasSuffix("px") { s.removeLast(2) }
+    guard let v = Double(s.trimmed), v.isFinite else { return nil }
+    return Length(v, percent: percent)
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespaces) }
+}

@@ -1,0 +1,77 @@
+/// A length in pixels or a percentage of the image's width or height.
+public struct Length: Hashable, Sendable, CustomStringConvertible {
+    public var value: Double
+    public var isPercent: Bool
+
+    public init(_ value: Double, percent: Bool = false) {
+        self.value = value
+        self.isPercent = percent
+    }
+
+    /// Pixels, given the extent a percentage refers to.
+    public func pixels(of extent: Int) -> Double {
+        isPercent ? value / 100 * Double(extent) : value
+    }
+
+    public var description: String { isPercent ? "\(formatNumber(value))%" : formatNumber(value) }
+}
+
+/// A straight (unpremultiplied) RGBA colour, channels 0…1.
+public struct RGBA: Hashable, Sendable, CustomStringConvertible {
+    public var r, g, b, a: Double
+
+    public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
+        (self.r, self.g, self.b, self.a) = (r, g, b, a)
+    }
+
+    public static let black = RGBA(0, 0, 0)
+    public static let transparent = RGBA(0, 0, 0, 0)
+
+    /// The colour as a premultiplied pixel.
+    public var pixel: Pixel { Pixel(Float(r), Float(g), Float(b), Float(a)).premultiplied }
+
+    /// `#rrggbbaa`.
+    public var description: String {
+        func hex(_ v: Double) -> String {
+            let n = Int((min(max(v, 0), 1) * 255).rounded())
+            return String(n, radix: 16).leftPadded(to: 2)
+        }
+        return "#" + hex(r) + hex(g) + hex(b) + hex(a)
+    }
+}
+
+/// A parsed, validated parameter value.
+public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
+    /// Scalars, integers and angles (angles in radians).
+    case number(Double)
+    case length(Length)
+    case point(Length, Length)
+    case bool(Bool)
+    case color(RGBA)
+    case choice(String)
+    case numbers([Double])
+
+    public var description: String {
+        switch self {
+        case .number(let v): formatNumber(v)
+        case .length(let l): l.description
+        case .point(let x, let y): "[\(x), \(y)]"
+        case .bool(let b): b ? "true" : "false"
+        case .color(let c): c.description
+        case .choice(let s): s
+        case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
+        }
+    }
+}
+
+/// Shortest faithful text of a number: `800`, not `800.0`.
+func formatNumber(_ v: Double) -> String {
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+    return String(v)
+}
+
+extension String {
+    func leftPadded(to n: Int) -> String {
+        count >= n ? self : String(repeating: "0", count: n - count) + self
+    }
+}

@@ -1,0 +1,63 @@
+/// The parameters of one filter instance, every value checked and every `random` drawn.
+///
+/// Keeps the order in which the user wrote them: `transform` applies its operations in that order.
+public struct ResolvedParameters: Sendable, Hashable {
+    /// Given and defaulted values in order (given first, in the order written; then defaults).
+    public private(set) var entries: [(name: String, value: ParameterValue)]
+    /// Names whose value was drawn at random, for the report.
+    public private(set) var randomNames: Set<String>
+
+    public init(entries: [(name: String, value: ParameterValue)] = [], randomNames: Set<String> = []) {
+        self.entries = entries
+        self.randomNames = randomNames
+    }
+
+    public subscript(name: String) -> ParameterValue? {
+        entries.first { $0.name == name }?.value
+    }
+
+    /// Whether the user wrote this parameter (rather than its default filling in).
+    public func has(_ name: String) -> Bool { self[name] != nil }
+
+    public func number(_ name: String) -> Double? {
+        if case .number(let v)? = self[name] { return v }
+        return nil
+    }
+    public func length(_ name: String) -> Length? {
+        if case .length(let v)? = self[name] { return v }
+        return nil
+    }
+    public func point(_ name: String) -> (Length, Length)? {
+        if case .point(let x, let y)? = self[name] { return (x, y) }
+        return nil
+    }
+    public func bool(_ name: String) -> Bool? {
+        if case .bool(let v)? = self[name] { return v }
+        return nil
+    }
+    public func color(_ name: String) -> RGBA? {
+        if case .color(let v)? = self[name] { return v }
+        return nil
+    }
+    public func choice(_ name: String) -> String? {
+        if case .choice(let v)? = self[name] { return v }
+        return nil
+    }
+    public func numbers(_ name: String) -> [Double]? {
+        if case .numbers(let v)? = self[name] { return v }
+        return nil
+    }
+
+    mutating func append(_ name: String, _ value: ParameterValue, random: Bool) {
+        entries.append((name, value))
+        if random { randomNames.insert(name) }
+    }
+
+    public static func == (l: Self, r: Self) -> Bool {
+        l.randomNames == r.randomNames && l.entries.elementsEqual(r.entries) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public func hash(into h: inout Hasher) {
+        for e in entries { h.combine(e.name); h.combine(e.value) }
+    }
+}

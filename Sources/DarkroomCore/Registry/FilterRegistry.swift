@@ -1,0 +1,63 @@
+/// The filters darkroom knows, by name and category (PocketCoreImage's registry of
+/// self-describing filters).
+public struct FilterRegistry: Sendable {
+    public let filters: [any Filter.Type]
+
+    public init(_ filters: [any Filter.Type]) {
+        self.filters = filters
+    }
+
+    /// Every filter darkroom ships.
+    public static let standard = FilterRegistry([
+        ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self,
+    ])
+
+    public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }
+
+    /// All categories, sorted.
+    public var categories: [String] { Set(descriptors.flatMap(\.categories)).sorted() }
+
+    public func descriptors(inCategory category: String) -> [FilterDescriptor] {
+        descriptors.filter { $0.categories.contains(category) }
+    }
+
+    public func type(named name: String) -> (any Filter.Type)? {
+        filters.first { $0.descriptor.name == name }
+    }
+
+    /// Looks a filter up, or explains that it is unknown and suggests the nearest name.
+    public func descriptor(named name: String) throws(ParameterError) -> FilterDescriptor {
+        if let t = type(named: name) { return t.descriptor }
+        throw ParameterError("unknown filter \"\(name)\"" + suggestionText(name, among: descriptors.map(\.name)))
+    }
+
+    /// Builds a filter from resolved parameters.
+    public func make(_ name: String, parameters: ResolvedParameters) throws(ParameterError) -> any Filter {
+        guard let t = type(named: name) else { throw ParameterError("unknown filter \"\(name)\"") }
+        return try t.init(parameters: parameters)
+    }
+}
+
+/// ` (did you mean "resize"?)` when some candidate is close enough, else "".
+public func suggestionText(_ word: String, among candidates: [String]) -> String {
+    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else {
+        return candidates.isEmpty ? "" : " (known: " + candidates.joined(separator: ", ") + ")"
+    }
+    return " (did you mean \"\(best.0)\"?)"
+}
+
+/// Levenshtein distance.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...max(b.count, 1) where !b.isEmpty {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
