@@ -9,11 +9,15 @@ public struct SeparableResampler: Sendable {
     public let horizontal: AxisWeights
     public let vertical: AxisWeights
     public let outputSize: Size
+    /// Kernels with negative lobes (bicubic, lanczos3) overshoot at hard edges; their results
+    /// are clamped so that alpha stays in 0…1 and colour never exceeds alpha (valid premultiplied).
+    let clampsOvershoot: Bool
 
     public init(horizontal: AxisWeights, vertical: AxisWeights) {
         self.horizontal = horizontal
         self.vertical = vertical
         self.outputSize = Size(width: horizontal.start.count, height: vertical.start.count)
+        self.clampsOvershoot = horizontal.weights.contains { $0 < 0 } || vertical.weights.contains { $0 < 0 }
     }
 
     /// The source rectangle that the output rectangle `output` reads.
@@ -27,6 +31,7 @@ public struct SeparableResampler: Sendable {
     public func apply(to input: Image, executor: TileExecutor) -> Image {
         let h = horizontal, v = vertical
         let sourceWidth = input.width
+        let clamps = clampsOvershoot
         return input.pixels.withUnsafeBufferPointer { source in
             executor.render(size: outputSize) { tile, writer in
                 let rows = v.sourceRange(of: tile.y..<tile.maxY)
@@ -61,6 +66,12 @@ public struct SeparableResampler: Sendable {
                         for k in 1..<max(taps, 1) where w[k] != 0 {
                             let line = first + k * tw, wk = w[k]
                             for i in 0..<tw { out[i] += line[i] * wk }
+                        }
+                        if clamps {
+                            for i in 0..<tw {
+                                let a = min(max(out[i][3], 0), 1)
+                                out[i] = out[i].clamped(lowerBound: .zero, upperBound: Pixel(a, a, a, a))
+                            }
                         }
                     }
                 }
