@@ -48,9 +48,18 @@ public struct SeparableResampler: Sendable {
                                 let o = tile.x + i
                                 let s = src + hs[o]
                                 let w = hw.baseAddress! + o * taps
-                                var acc = Pixel.zero
-                                for k in 0..<taps { acc += s[k] * w[k] }
-                                dst[i] = acc
+                                // Four independent sums let the loads and multiplies overlap.
+                                var a0 = Pixel.zero, a1 = Pixel.zero, a2 = Pixel.zero, a3 = Pixel.zero
+                                var k = 0
+                                while k + 4 <= taps {
+                                    a0 += s[k] * w[k]
+                                    a1 += s[k + 1] * w[k + 1]
+                                    a2 += s[k + 2] * w[k + 2]
+                                    a3 += s[k + 3] * w[k + 3]
+                                    k += 4
+                                }
+                                while k < taps { a0 += s[k] * w[k]; k += 1 }
+                                dst[i] = (a0 + a1) + (a2 + a3)
                             }
                         }
                     }
