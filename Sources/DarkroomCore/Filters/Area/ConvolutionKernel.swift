@@ -46,14 +46,12 @@ public struct ConvolutionKernel: Sendable, Hashable {
         let bias = Pixel(repeating: Float(offset))
         let n = size, r = radius
         return executor.render(size: image.size) { tile, writer in
-            let window = ClampedWindow(image, rect: tile.expanded(by: r))
-            let stride = window.rect.width
-            weights.withUnsafeBufferPointer { w in
-                window.pixels.withUnsafeBufferPointer { src in
+            image.withClampedWindow(tile.expanded(by: r)) { topLeft, stride in
+                weights.withUnsafeBufferPointer { w in
                     for row in 0..<tile.height {
                         let out = writer.row(tile.y + row, from: tile.x)
-                        // The window pixel under the kernel's top-left tap for the row's first output.
-                        let corner = src.baseAddress! + row * stride
+                        // The pixel under the kernel's top-left tap for the row's first output.
+                        let corner = topLeft + row * stride
                         if n == 3 {
                             Self.row3x3(out, corner, stride: stride, count: tile.width, w, bias)
                         } else {

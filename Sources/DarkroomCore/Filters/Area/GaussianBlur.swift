@@ -27,14 +27,13 @@ public struct GaussianBlur: Sendable, Hashable {
             let rect = across
                 ? Rect(x: tile.x - h, y: tile.y, width: tile.width + 2 * h, height: tile.height)
                 : Rect(x: tile.x, y: tile.y - h, width: tile.width, height: tile.height + 2 * h)
-            let window = ClampedWindow(image, rect: rect)
-            // Distance in the window between neighbouring taps: one pixel across, one row down.
-            let step = across ? 1 : rect.width
-            kernel.weights.withUnsafeBufferPointer { w in
-                window.pixels.withUnsafeBufferPointer { src in
+            image.withClampedWindow(rect, compact: !across) { topLeft, stride in
+                kernel.weights.withUnsafeBufferPointer { w in
+                    // Distance between neighbouring taps: one pixel across, one row down.
+                    let step = across ? 1 : stride
                     for row in 0..<tile.height {
                         let out = writer.row(tile.y + row, from: tile.x)
-                        let centre = src.baseAddress! + (across ? row * rect.width + h : (row + h) * rect.width)
+                        let centre = topLeft + (across ? row * stride + h : (row + h) * stride)
                         let c = w[h]
                         for x in 0..<tile.width { out[x] = c * centre[x] }
                         for k in 1...h {
