@@ -5,7 +5,9 @@ extension Image {
     /// `body` gets a pointer to the window's top-left pixel and the distance between its rows,
     /// so kernels read neighbourhoods without bounds checks. A window inside the image is read
     /// in place; one reaching past an edge is first copied with its edges extended (a tile plus
-    /// its halo, small enough to stay in cache).
+    /// its halo, small enough to stay in cache). `compact` forces the copy even inside the image:
+    /// a vertical pass reads many rows per output row, and rows a whole image width apart thrash
+    /// the cache (measured: the radius-10 blur's vertical pass runs ~30 % slower in place).
     func withClampedWindow<R>(_ rect: Rect, compact: Bool = false,
                               _ body: (_ topLeft: UnsafePointer<Pixel>, _ stride: Int) -> R) -> R {
         precondition(width > 0 && height > 0, "cannot extend the edges of an empty image")
