@@ -50,7 +50,7 @@ extension ConfigDecoder {
         }
         guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg"]) else { return nil }
         let format = OutputFormat(fileExtension: word)
-        if let ext, let format, implied != format {
+        if let ext, let implied, let format, implied != format {
             error(node.mark, f.path("format"), "format \(format.rawValue) does not match the extension \".\(ext)\" of the path")
             return nil
         }

@@ -122,6 +122,10 @@ private final class LibYAMLEvents {
         if let context = p.context.map({ String(cString: $0) }) {
             let at = SourceMark(p.context_mark)
             message += " (\(context) that starts at \(at.line):\(at.column))"
+            if context.contains("flow") {
+                // `[{ path: ./out/{stem}.png }]`: braces inside a flow collection end it early.
+                message += "; inside [ ] or { }, quote values that hold { } [ ] or commas, e.g. \"./out/{stem}.png\""
+            }
         }
         return YAMLSyntaxError(mark: SourceMark(p.problem_mark), message: "YAML syntax: " + message)
     }
