@@ -4,19 +4,18 @@ import Foundation
 /// Readers for single values; each logs what it expected and returns nil on a bad value.
 extension ConfigDecoder {
     func integer(_ node: YAMLNode, _ path: String, in range: ClosedRange<Int>) -> Int? {
-        let expectation = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
-        guard let text = scalar(node, path, expectation) else { return nil }
-        guard let value = Int(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
-            error(node.mark, path, "\(expectation), got \(node.shortDescription)")
-            return nil
-        }
-        return value
+        whole(node, path, in: range, "expected an integer from \(range.lowerBound) to \(range.upperBound)")
     }
 
     func seed(_ node: YAMLNode, _ path: String) -> UInt64? {
-        let expectation = "expected a whole number from 0 to \(UInt64.max)"
+        whole(node, path, in: 0...UInt64.max, "expected a whole number from 0 to \(UInt64.max)")
+    }
+
+    /// A whole number inside `range`; `_` may group digits (`10_000`).
+    private func whole<T: FixedWidthInteger>(_ node: YAMLNode, _ path: String, in range: ClosedRange<T>,
+                                             _ expectation: String) -> T? {
         guard let text = scalar(node, path, expectation) else { return nil }
-        guard let value = UInt64(text.replacingOccurrences(of: "_", with: "")) else {
+        guard let value = T(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
             error(node.mark, path, "\(expectation), got \(node.shortDescription)")
             return nil
         }

@@ -1,14 +1,14 @@
 /// A 1-based line and column in the config text, where a node or a key starts.
-public struct SourceMark: Sendable, Hashable, Comparable {
-    public var line: Int
-    public var column: Int
+struct SourceMark: Sendable, Hashable, Comparable {
+    var line: Int
+    var column: Int
 
-    public init(line: Int, column: Int) {
+    init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    public static func < (l: Self, r: Self) -> Bool {
+    static func < (l: Self, r: Self) -> Bool {
         (l.line, l.column) < (r.line, r.column)
     }
 }
