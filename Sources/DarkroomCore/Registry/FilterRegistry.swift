@@ -13,6 +13,9 @@ public struct FilterRegistry: Sendable {
         ResizeFilter.self,
         CropFilter.self,
         TransformFilter.self,
+        GaussianBlurFilter.self,
+        ConvolveFilter.self,
+        DropShadowFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }
