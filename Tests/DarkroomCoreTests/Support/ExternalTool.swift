@@ -23,17 +23,7 @@ struct ExternalTool {
         let inURL = dir.appendingPathComponent("input.\(inputExtension)")
         let outURL = dir.appendingPathComponent("output.\(outputExtension)")
         try (inputExtension == "pam" ? Netpbm.pam(input) : Netpbm.ppm(input)).write(to: inURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments.map { $0 == "$IN" ? inURL.path : $0 == "$OUT" ? outURL.path : $0 }
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Netpbm.FormatError(description: "\(path) failed: \(message)")
-        }
+        try ToolProcess.run(path, arguments.map { $0 == "$IN" ? inURL.path : $0 == "$OUT" ? outURL.path : $0 })
         return try Netpbm.read(Data(contentsOf: outURL))
     }
 }
