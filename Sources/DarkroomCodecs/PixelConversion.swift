@@ -7,7 +7,8 @@ enum PixelConversion {
         from samples: UnsafePointer<Sample>, width: Int, height: Int
     ) -> Image {
         let count = width * height
-        let scale = 1 / Float(Sample.max)
+        let maxValue = Float(Sample.max)
+        let scale = 1 / maxValue
         let source = UncheckedSendable(samples)
         let pixels = [Pixel](unsafeUninitializedCapacity: count) { buffer, initialized in
             let target = UncheckedSendable(buffer.baseAddress)
@@ -15,10 +16,13 @@ enum PixelConversion {
                 guard let out = target.value else { return }
                 let input = source.value
                 for i in rows.lowerBound * width..<rows.upperBound * width {
+                    // Scalar arithmetic: generic SIMD integer→float conversion is far slower here.
                     let at = input + 4 * i
-                    let straight = Pixel(Float(at[0]), Float(at[1]), Float(at[2]), Float(at[3])) * scale
-                    let a = straight[3]
-                    (out + i).initialize(to: straight * Pixel(a, a, a, 1))
+                    // Division keeps full alpha exactly 1, so opaque images test as opaque.
+                    let a = Float(at[3]) / maxValue
+                    let premultiply = a * scale
+                    (out + i).initialize(to: Pixel(Float(at[0]) * premultiply, Float(at[1]) * premultiply,
+                                                   Float(at[2]) * premultiply, a))
                 }
             }
             initialized = count
@@ -65,22 +69,28 @@ enum PixelConversion {
         }
     }
 
+    /// Scalar code on purpose: the generic SIMD conversions (clamp, rounding, Float→Int vectors)
+    /// are not specialised well and cost about ten times more on this hot path.
     @inline(__always)
     private static func quantise(_ p: Pixel, alpha: AlphaHandling) -> SIMD4<UInt8> {
-        var straight: Pixel
+        let a = unit(p[3])
         switch alpha {
         case .keep:
-            straight = p.unpremultiplied
+            guard a > 0 else { return .zero }
+            let inverse = 1 / p[3]
+            return SIMD4(byte(p[0] * inverse), byte(p[1] * inverse), byte(p[2] * inverse), byte(a))
         case .flattenOnWhite:
             // Premultiplied "over" a white background: c + (1 − a)·1.
-            let a = min(max(p[3], 0), 1)
-            straight = p + Pixel(repeating: 1 - a)
-            straight[3] = 1
+            let white = 1 - a
+            return SIMD4(byte(p[0] + white), byte(p[1] + white), byte(p[2] + white), 255)
         }
-        let clamped = straight.clamped(lowerBound: .zero, upperBound: Pixel(repeating: 1))
-        // NaN compares false in clamp and would survive; replacing it keeps the conversion defined.
-        let safe = clamped.replacing(with: Float(0), where: clamped .!= clamped)
-        let scaled = (safe * 255).rounded(.toNearestOrAwayFromZero)
-        return SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(scaled))
     }
+
+    /// Clamps to 0…1; NaN fails both comparisons and becomes 0.
+    @inline(__always)
+    private static func unit(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+
+    /// Clamps, then rounds to nearest (ties away from zero).
+    @inline(__always)
+    private static func byte(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(unit(v) * 255 + 0.5)) }
 }
