@@ -29,7 +29,7 @@ enum CBridge {
         default: code = .corrupt
         }
         let text = message.isEmpty ? (status == DR_OUT_OF_MEMORY ? "out of memory" : "unreadable image data") : message
-        return CodecError(code, text)
+        return CodecError(code: code, message: text)
     }
 
     /// Runs `body` with a `dr_info` whose EXIF buffer is ready, then converts it to `ImageInfo`.

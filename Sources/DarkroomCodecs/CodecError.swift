@@ -14,7 +14,7 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Code
     public var message: String
 
-    public init(_ code: Code, _ message: String) {
+    public init(code: Code, message: String) {
         self.code = code
         self.message = message
     }

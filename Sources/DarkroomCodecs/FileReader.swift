@@ -14,11 +14,11 @@ enum FileReader {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ioError("cannot stat \(path)") }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw CodecError(.io, "\(path) is not a regular file")
+            throw CodecError(code: .io, message: "\(path) is not a regular file")
         }
         let size = Int(info.st_size)
         guard size <= maxBytes else {
-            throw CodecError(.tooLarge, "\(path) is \(size) bytes, over the limit of \(maxBytes) bytes")
+            throw CodecError(code: .tooLarge, message: "\(path) is \(size) bytes, over the limit of \(maxBytes) bytes")
         }
         // One byte of slack detects a file that grew past the limit after fstat.
         let capacity = size + 1
@@ -37,14 +37,14 @@ enum FileReader {
             }
             initialized = filled
         }
-        if failure != 0 { throw CodecError(.io, "cannot read \(path): \(String(cString: strerror(failure)))") }
+        if failure != 0 { throw CodecError(code: .io, message: "cannot read \(path): \(String(cString: strerror(failure)))") }
         guard bytes.count <= maxBytes else {
-            throw CodecError(.tooLarge, "\(path) is over the limit of \(maxBytes) bytes")
+            throw CodecError(code: .tooLarge, message: "\(path) is over the limit of \(maxBytes) bytes")
         }
         return bytes
     }
 
     private static func ioError(_ what: String) -> CodecError {
-        CodecError(.io, "\(what): \(String(cString: strerror(errno)))")
+        CodecError(code: .io, message: "\(what): \(String(cString: strerror(errno)))")
     }
 }

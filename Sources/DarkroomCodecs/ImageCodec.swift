@@ -25,7 +25,7 @@ public enum ImageCodec {
         _ bytes: [UInt8], limits: DecodeLimits = .init(), jpegShrink: Int = 1
     ) throws(CodecError) -> (image: Image, info: ImageInfo) {
         guard bytes.count <= limits.maxFileBytes else {
-            throw CodecError(.tooLarge, "file is \(bytes.count) bytes, over the limit of \(limits.maxFileBytes) bytes")
+            throw CodecError(code: .tooLarge, message: "file is \(bytes.count) bytes, over the limit of \(limits.maxFileBytes) bytes")
         }
         try requireContent(bytes)
         let shrink = [8, 4, 2].first { $0 <= jpegShrink } ?? 1
@@ -39,7 +39,7 @@ public enum ImageCodec {
             }
         }
         defer { dr_pixels_free(&pixels) }
-        guard let data = pixels.data else { throw CodecError(.corrupt, "decoder returned no pixels") }
+        guard let data = pixels.data else { throw CodecError(code: .corrupt, message: "decoder returned no pixels") }
         let width = Int(pixels.width), height = Int(pixels.height)
         let image = pixels.bytes_per_sample == 2
             ? PixelConversion.image(from: data.assumingMemoryBound(to: UInt16.self), width: width, height: height)
@@ -61,10 +61,10 @@ public enum ImageCodec {
     /// Colour is unpremultiplied, clamped to 0…1 and rounded to nearest, once.
     public static func encode(_ image: Image, options: EncodeOptions) throws(CodecError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else {
-            throw CodecError(.encodeFailed, "cannot encode an empty (\(image.width)×\(image.height)) image")
+            throw CodecError(code: .encodeFailed, message: "cannot encode an empty (\(image.width)×\(image.height)) image")
         }
         guard image.width <= 65_500 || options.format == .png, image.height <= 65_500 || options.format == .png else {
-            throw CodecError(.encodeFailed, "JPEG cannot hold an image wider or taller than 65500 pixels")
+            throw CodecError(code: .encodeFailed, message: "JPEG cannot hold an image wider or taller than 65500 pixels")
         }
         var output = dr_buffer()
         let width = Int32(image.width), height = Int32(image.height)
@@ -92,6 +92,6 @@ public enum ImageCodec {
 
     /// Empty input gets a clearer message than "unrecognised signature".
     private static func requireContent(_ bytes: [UInt8]) throws(CodecError) {
-        guard !bytes.isEmpty else { throw CodecError(.notAnImage, "the file is empty") }
+        guard !bytes.isEmpty else { throw CodecError(code: .notAnImage, message: "the file is empty") }
     }
 }
