@@ -31,6 +31,7 @@ extension ParameterDescriptor {
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
         case .numbers: return "expected a list of numbers"
+        case .matrix: return "expected a square matrix: rows of equal length like [[0, 1, 0], [1, 1, 1], [0, 1, 0]], or a flat list of n² numbers"
         }
     }
 
@@ -78,14 +79,34 @@ extension ParameterDescriptor {
         case .numbers:
             let items: [RawValue]
             if case .list(let l) = raw { items = l } else { items = [raw] }
+            guard let values = numbers(in: items), !values.isEmpty else { throw fail(raw) }
+            return .numbers(values)
+        case .matrix:
+            guard case .list(let items) = raw, !items.isEmpty else { throw fail(raw) }
             var values = [Double]()
-            for item in items {
-                guard case .scalar(let s) = item, let v = Double(s.trimmed), v.isFinite else { throw fail(raw) }
-                values.append(v)
+            if items.allSatisfy({ if case .list = $0 { true } else { false } }) {
+                for case .list(let row) in items {
+                    guard row.count == items.count, let v = numbers(in: row) else { throw fail(raw) }
+                    values += v
+                }
+            } else {
+                guard let v = numbers(in: items) else { throw fail(raw) }
+                values = v
             }
-            guard !values.isEmpty else { throw fail(raw) }
+            let n = Int(Double(values.count).squareRoot().rounded())
+            guard n * n == values.count else { throw fail(raw) }
             return .numbers(values)
         }
+    }
+
+    /// The finite numbers in `items`, or nil when any item is not one.
+    private func numbers(in items: [RawValue]) -> [Double]? {
+        var values = [Double]()
+        for item in items {
+            guard case .scalar(let s) = item, let v = Double(s.trimmed), v.isFinite else { return nil }
+            values.append(v)
+        }
+        return values
     }
 
     private func checkRange(_ value: ParameterValue, raw: RawValue) throws(ParameterError) {

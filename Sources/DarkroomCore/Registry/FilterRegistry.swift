@@ -10,6 +10,9 @@ public struct FilterRegistry: Sendable {
     /// Every filter darkroom ships.
     public static let standard = FilterRegistry([
         ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self,
+        GaussianBlurFilter.self,
+        ConvolveFilter.self,
+        DropShadowFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }
