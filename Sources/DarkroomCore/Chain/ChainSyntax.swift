@@ -4,7 +4,12 @@
 /// Filters are separated by `|`; each is a name followed by `key=value` pairs. A value in
 /// brackets is a list (`[a, b]`), and lists nest (`kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]`).
 public enum ChainSyntax {
+    /// Lists nest at most this deep (a kernel needs 2). Parsing recurses per level, so hostile
+    /// input such as 100 000 `[` must be refused before it exhausts the stack.
+    public static let maximumNesting = 8
+
     public static func parse(_ text: String, registry: FilterRegistry = .standard) throws(ParameterError) -> ChainSpec {
+        try checkBrackets(text)
         var steps = [FilterInvocation]()
         for (index, part) in splitTopLevel(text, on: "|").enumerated() {
             let words = splitTopLevel(part, on: " ").filter { !$0.isEmpty }
@@ -23,6 +28,23 @@ public enum ChainSyntax {
         }
         guard !steps.isEmpty else { throw ParameterError("the chain is empty") }
         return ChainSpec(steps)
+    }
+
+    /// Refuses unbalanced brackets and nesting deeper than ``maximumNesting``, in one scan.
+    static func checkBrackets(_ text: String) throws(ParameterError) {
+        var depth = 0
+        for ch in text {
+            if ch == "[" {
+                depth += 1
+                guard depth <= maximumNesting else {
+                    throw ParameterError("lists nest more than \(maximumNesting) levels deep; a kernel needs two ([[1, 2, 1], …])")
+                }
+            } else if ch == "]" {
+                depth -= 1
+                guard depth >= 0 else { throw ParameterError("a \"]\" closes no \"[\" in the chain") }
+            }
+        }
+        guard depth == 0 else { throw ParameterError("a \"[\" is never closed in the chain") }
     }
 
     /// `[a, [b, c]]` → nested lists; anything else is a scalar.

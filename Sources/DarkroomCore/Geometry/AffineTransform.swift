@@ -42,6 +42,8 @@ public struct AffineTransform: Hashable, Sendable {
 
     public var determinant: Double { a * d - b * c }
     public var isIdentity: Bool { self == .identity }
+    /// False when a coefficient overflowed to infinity or NaN (huge factors multiplied together).
+    public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
 
     /// The inverse map, or nil when the transform collapses the plane.
     public var inverted: AffineTransform? {
@@ -58,8 +60,9 @@ public struct AffineTransform: Hashable, Sendable {
                        apply(Double(r.x), Double(r.maxY)), apply(Double(r.maxX), Double(r.maxY))]
         let xs = corners.map(\.x), ys = corners.map(\.y)
         // Tolerate floating error so that exact multiples do not gain a pixel.
-        let x0 = Int((xs.min()! + 1e-9).rounded(.down)), y0 = Int((ys.min()! + 1e-9).rounded(.down))
-        let x1 = Int((xs.max()! - 1e-9).rounded(.up)), y1 = Int((ys.max()! - 1e-9).rounded(.up))
+        // Saturating: a map built from huge parameters must give a huge box, not a trap.
+        let x0 = Int(saturating: (xs.min()! + 1e-9).rounded(.down)), y0 = Int(saturating: (ys.min()! + 1e-9).rounded(.down))
+        let x1 = Int(saturating: (xs.max()! - 1e-9).rounded(.up)), y1 = Int(saturating: (ys.max()! - 1e-9).rounded(.up))
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -18,8 +18,15 @@ public struct ConvolutionKernel: Sendable, Hashable {
                 + "got \(values.count) numbers")
         }
         let sum = values.reduce(0, +)
+        guard scale != nil || sum.isFinite else {
+            throw ParameterError("the kernel's coefficients add up to more than a number can hold: give scale explicitly")
+        }
         let s = scale ?? (sum == 0 ? 1 : sum)
         guard s != 0, s.isFinite else { throw ParameterError("scale must not be 0: give the divisor, e.g. scale=1") }
+        // A tiny scale makes the weights overflow Float; every pixel would come out infinite or NaN.
+        guard values.allSatisfy({ Float($0 / s).isFinite }) else {
+            throw ParameterError("scale \(s) is too small for this kernel: the weights k/scale overflow")
+        }
         self.size = n
         self.values = values
         self.scale = s

@@ -13,7 +13,7 @@ public struct DropShadowFilter: RegionFilter {
             ParameterDescriptor("offset", .point, "Where the shadow falls, x right and y down, in px or % of the size.",
                                 default: .point(Length(-25), Length(15)), unit: "px"),
             ParameterDescriptor("blur", .scalar, "Blur of the shadow: a Gaussian standard deviation in pixels.",
-                                default: .number(20), min: 0, slider: 0...100, unit: "px"),
+                                default: .number(20), min: 0, max: GaussianBlur.maximumSigma, slider: 0...100, unit: "px"),
             ParameterDescriptor("color", .color, "The shadow's colour; its alpha is the shadow's opacity.",
                                 default: .color(RGBA(0, 0, 0, 1.0 / 3))),
             ParameterDescriptor("canvas", .choice(["same", "grow"]),
@@ -46,8 +46,8 @@ public struct DropShadowFilter: RegionFilter {
     }
 
     func layout(for input: Size) -> Layout {
-        let dx = Int(offset.x.pixels(of: input.width).rounded())
-        let dy = Int(offset.y.pixels(of: input.height).rounded())
+        let dx = Int(saturating: offset.x.pixels(of: input.width).rounded())
+        let dy = Int(saturating: offset.y.pixels(of: input.height).rounded())
         guard growsCanvas else { return Layout(size: input, image: (0, 0), shadow: (dx, dy)) }
         let shadowRect = Rect(x: dx, y: dy, width: input.width, height: input.height).expanded(by: blur.halo)
         let bounds = Rect(size: input).union(shadowRect)

@@ -7,6 +7,11 @@
 public struct GaussianBlur: Sendable, Hashable {
     public let kernel: GaussianKernel
 
+    /// The largest sigma `gaussian_blur` and `drop_shadow` accept (a 7433-tap kernel). Far past
+    /// any visible effect; it exists so that a typo like 1e9 is refused at load time instead of
+    /// building a kernel (and, for a shadow, a canvas-plus-halo) billions of pixels wide.
+    public static let maximumSigma = 1000.0
+
     public init(sigma: Double) {
         kernel = GaussianKernel(sigma: sigma)
     }

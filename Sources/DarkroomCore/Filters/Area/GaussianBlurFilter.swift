@@ -10,7 +10,7 @@ public struct GaussianBlurFilter: RegionFilter {
             + "the kernel is cut where it falls below 1/1000 of its peak (about 3.7 sigma); edges are extended.",
         parameters: [
             ParameterDescriptor("radius", .scalar, "Standard deviation of the Gaussian in pixels (sigma = radius).",
-                                default: .number(10), min: 0, slider: 0...100, identity: .number(0), unit: "px"),
+                                default: .number(10), min: 0, max: GaussianBlur.maximumSigma, slider: 0...100, identity: .number(0), unit: "px"),
         ])
 
     public let radius: Double

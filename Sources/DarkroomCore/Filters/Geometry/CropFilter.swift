@@ -49,7 +49,7 @@ public struct CropFilter: RegionFilter {
     /// The kept rectangle for an image of `input`: inside the image and at least 1×1.
     public func rect(in input: Size) -> Rect {
         guard input.width > 0, input.height > 0 else { return Rect(size: input) }
-        func px(_ l: Length, _ extent: Int) -> Int { Int(l.pixels(of: extent).rounded()) }
+        func px(_ l: Length, _ extent: Int) -> Int { Int(saturating: l.pixels(of: extent).rounded()) }
         let w = min(max(px(width, input.width), 1), input.width)
         let h = min(max(px(height, input.height), 1), input.height)
         if let gravity {

@@ -59,7 +59,10 @@ public struct ResizeFilter: RegionFilter {
         target.plan(for: input, fit: fit, noUpscale: noUpscale)
     }
 
-    public func outputSize(for input: Size) -> Size { plan(for: input).outputSize }
+    /// An empty input stays empty, as `apply` leaves it (there is no aspect ratio to keep).
+    public func outputSize(for input: Size) -> Size {
+        input.area == 0 ? input : plan(for: input).outputSize
+    }
 
     public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
         let p = plan(for: inputSize)

@@ -41,7 +41,7 @@ public enum ResizeTarget: Hashable, Sendable {
         let w = Double(input.width), h = Double(input.height)
         func uniform(_ s: Double) -> (Int, Int, Double) {
             let s = noUpscale ? min(s, 1) : s
-            return (max(1, Int((w * s).rounded())), max(1, Int((h * s).rounded())), s)
+            return (max(1, Int(saturating: (w * s).rounded())), max(1, Int(saturating: (h * s).rounded())), s)
         }
         func fitted(_ pw: Int, _ ph: Int, box: Size? = nil) -> ResizePlan {
             let out = box ?? Size(width: pw, height: ph)

@@ -46,7 +46,11 @@ public struct TransformFilter: RegionFilter {
         grow = parameters.choice("canvas") == "grow"
         background = parameters.color("background") ?? .transparent
         // Only translate depends on the image size, so any size tells whether the map is invertible.
-        guard affine(for: Size(width: 100, height: 100)).inverted != nil else {
+        let probe = affine(for: Size(width: 100, height: 100))
+        guard probe.isFinite else {
+            throw ParameterError("the transform's numbers are too large to compute with; use factors a few orders of magnitude smaller")
+        }
+        guard let inverse = probe.inverted, inverse.isFinite else {
             throw ParameterError("the transform collapses the image to a line or a point (a zero scale or a singular matrix)")
         }
     }
