@@ -31,7 +31,7 @@ extension ConfigDecoder {
     private func decodeLimits(_ node: YAMLNode, _ path: String) -> Limits {
         var limits = Limits()
         guard let f = fields(node, path: path, known: ["max_pixels", "max_file_bytes"]) else { return limits }
-        limits.maxPixels = optional(f, "max_pixels", default: limits.maxPixels) { integer($0, $1, in: 1...Int.max) }
+        limits.maxPixels = optional(f, "max_pixels", default: limits.maxPixels) { integer($0, $1, in: 1...Limits.maximumPixelLimit) }
         limits.maxFileBytes = optional(f, "max_file_bytes", default: limits.maxFileBytes) { byteSize($0, $1) }
         return limits
     }

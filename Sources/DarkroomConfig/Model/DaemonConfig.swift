@@ -35,6 +35,10 @@ public struct Limits: Sendable, Equatable {
     /// Size of an input file in bytes; default 256 MiB.
     public var maxFileBytes: Int
 
+    /// The largest `max_pixels` a config may set: 10 gigapixels, 160 GB as float RGBA. Beyond
+    /// it the limit no longer protects anything, and pixel counts × 16 bytes could overflow.
+    public static let maximumPixelLimit = 10_000_000_000
+
     public init(maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20) {
         self.maxPixels = maxPixels
         self.maxFileBytes = maxFileBytes

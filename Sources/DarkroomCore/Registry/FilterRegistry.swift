@@ -46,8 +46,12 @@ public struct FilterRegistry: Sendable {
 
 /// ` (did you mean "resize"?)` when some candidate is close enough, else "".
 public func suggestionText(_ word: String, among candidates: [String]) -> String {
-    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else {
+    let limit = max(2, word.count / 3)
+    // The distance is at least the difference in length, so far longer or shorter candidates are
+    // skipped unscored: a pasted megabyte must not cost a megabyte of work per known name.
+    let scored = candidates.filter { abs($0.count - word.count) <= limit }
+        .map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else {
         return candidates.isEmpty ? "" : " (known: " + candidates.joined(separator: ", ") + ")"
     }
     return " (did you mean \"\(best.0)\"?)"
