@@ -31,7 +31,7 @@ public enum LogSetup {
     }
 
     /// Whether `$JOURNAL_STREAM` (`device:inode`) names the file stderr is.
-    static func stderrIsJournal(environment: [String: String] = ProcessInfoEnvironment.current) -> Bool {
+    static func stderrIsJournal(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         guard let value = environment["JOURNAL_STREAM"] else { return false }
         let parts = value.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
@@ -39,9 +39,4 @@ public enum LogSetup {
         guard fstat(STDERR_FILENO, &st) == 0 else { return false }
         return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
     }
-}
-
-/// The environment, read once per call (tests pass their own).
-enum ProcessInfoEnvironment {
-    static var current: [String: String] { ProcessInfo.processInfo.environment }
 }
