@@ -52,12 +52,12 @@ public final class Daemon: Sendable {
         }
         let loop: WatchLoop
         do throws(FileError) {
-            loop = try WatchLoop(config: initialConfig, queue: queue, logger: logger)
+            loop = try WatchLoop(queue: queue, logger: logger)
+            try loop.install(initialConfig)
         } catch {
             logger.critical("\(error)")
             return 1
         }
-        loop.start()
         guard loop.activeWatchCount > 0 else {
             logger.critical("no watch could be started; see the errors above")
             return 1
@@ -87,6 +87,7 @@ public final class Daemon: Sendable {
         }
 
         notifier.send("STOPPING=1")
+        loop.stopTimer()
         let inFlight = queue.inFlightCount
         let finished = queue.stop(waitingUpTo: Self.drainSeconds)
         if !finished {
@@ -100,7 +101,7 @@ public final class Daemon: Sendable {
 
     private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop) {
         do throws(FileError) {
-            try loop.reload(newConfig)
+            try loop.install(newConfig)
         } catch {
             logger.critical("reload: \(error); stopping")
             control.withLock { $0.stopSignal = SIGTERM }

@@ -1,4 +1,5 @@
 import CInotifyTools
+import Dispatch
 import Glibc
 
 /// What the kernel reported about a watched folder, reduced to what the daemon acts on.
@@ -50,13 +51,14 @@ final class InotifyWatcher {
         }
     }
 
-    /// The next event, waiting up to `timeoutSeconds` (0 returns at once); nil when none came.
-    /// Events the daemon does not act on (a plain `IN_CREATE`, a removed watch) are skipped.
+    /// The next event, waiting up to `timeoutSeconds` (at least 1: libinotifytools 3.22 waits
+    /// in whole seconds and treats 0 as "forever"); nil when none came. Events the daemon does
+    /// not act on (a plain `IN_CREATE`, a removed watch) are skipped.
     func next(timeoutSeconds: Int) -> WatchEvent? {
-        var timeout = timeoutSeconds
-        while let event = inotifytools_next_event(timeout) {
-            timeout = 0
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(1, timeoutSeconds)) * 1_000_000_000
+        while let event = inotifytools_next_event(max(1, timeoutSeconds)) {
             if let mapped = map(event) { return mapped }
+            if DispatchTime.now().uptimeNanoseconds >= deadline { return nil }
         }
         return nil
     }
