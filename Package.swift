@@ -45,7 +45,10 @@ let package = Package(
         ),
 
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
-        .testTarget(name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore"]),
+        .testTarget(
+            name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore"],
+            exclude: ["Fixtures"]  // read through #filePath, not bundled
+        ),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["DarkroomCodecs", "DarkroomCore"]),

@@ -49,13 +49,4 @@ public struct ColorMatrix: Sendable, Hashable {
     public var isIdentity: Bool {
         zip(m, ColorMatrix.identity.m).allSatisfy { abs($0 - $1) < 1e-12 } && bias.allSatisfy { abs($0) < 1e-12 }
     }
-
-    @inlinable public func apply(_ p: Pixel) -> Pixel {
-        var out = Pixel.zero
-        for i in 0..<4 {
-            out[i] = Float(m[i * 4]) * p[0] + Float(m[i * 4 + 1]) * p[1] + Float(m[i * 4 + 2]) * p[2]
-                + Float(m[i * 4 + 3]) * p[3] + Float(bias[i])
-        }
-        return out
-    }
 }

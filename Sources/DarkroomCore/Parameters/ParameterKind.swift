@@ -18,6 +18,9 @@ public enum ParameterKind: Sendable, Hashable {
     case choice([String])
     /// A list of numbers (a kernel, a matrix, a scale pair).
     case numbers
+    /// A square matrix (a convolution kernel): a list of n equal rows of n numbers, or a flat list
+    /// of n² numbers. Parsed into `.numbers`, row-major, so n is the square root of the count.
+    case matrix
 
     /// The name used in help text and `darkroom filters --json`.
     public var name: String {
@@ -31,6 +34,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .color: "color"
         case .choice: "choice"
         case .numbers: "numbers"
+        case .matrix: "matrix"
         }
     }
 

@@ -26,11 +26,12 @@ extension ParameterDescriptor {
         case .integer: return "expected an integer\(range)"
         case .angle: return "expected an angle in radians or with a deg suffix\(range.isEmpty ? "" : " (radians)" + range)"
         case .length: return "expected a length in px or %\(range)"
-        case .point: return "expected a point [x, y] in px or %"
+        case .point: return "expected a point [x, y] in px or %, or center, top_left, top_right, bottom_left, bottom_right"
         case .boolean: return "expected true or false"
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
         case .numbers: return "expected a list of numbers"
+        case .matrix: return "expected a square matrix: rows of equal length like [[0, 1, 0], [1, 1, 1], [0, 1, 0]], or a flat list of n² numbers"
         }
     }
 
@@ -53,8 +54,8 @@ extension ParameterDescriptor {
             guard case .scalar(let s) = raw, let l = parseLength(s) else { throw fail(raw) }
             return .length(l)
         case .point:
-            if case .scalar(let s) = raw, s.trimmed.lowercased() == "center" {
-                return .point(Length(50, percent: true), Length(50, percent: true))
+            if case .scalar(let s) = raw, let (x, y) = namedPoints[s.trimmed.lowercased()] {
+                return .point(Length(x, percent: true), Length(y, percent: true))
             }
             guard case .list(let items) = raw, items.count == 2,
                   case .scalar(let xs) = items[0], case .scalar(let ys) = items[1],
@@ -78,14 +79,34 @@ extension ParameterDescriptor {
         case .numbers:
             let items: [RawValue]
             if case .list(let l) = raw { items = l } else { items = [raw] }
+            guard let values = numbers(in: items), !values.isEmpty else { throw fail(raw) }
+            return .numbers(values)
+        case .matrix:
+            guard case .list(let items) = raw, !items.isEmpty else { throw fail(raw) }
             var values = [Double]()
-            for item in items {
-                guard case .scalar(let s) = item, let v = Double(s.trimmed), v.isFinite else { throw fail(raw) }
-                values.append(v)
+            if items.allSatisfy({ if case .list = $0 { true } else { false } }) {
+                for case .list(let row) in items {
+                    guard row.count == items.count, let v = numbers(in: row) else { throw fail(raw) }
+                    values += v
+                }
+            } else {
+                guard let v = numbers(in: items) else { throw fail(raw) }
+                values = v
             }
-            guard !values.isEmpty else { throw fail(raw) }
+            let n = Int(Double(values.count).squareRoot().rounded())
+            guard n * n == values.count else { throw fail(raw) }
             return .numbers(values)
         }
+    }
+
+    /// The finite numbers in `items`, or nil when any item is not one.
+    private func numbers(in items: [RawValue]) -> [Double]? {
+        var values = [Double]()
+        for item in items {
+            guard case .scalar(let s) = item, let v = Double(s.trimmed), v.isFinite else { return nil }
+            values.append(v)
+        }
+        return values
     }
 
     private func checkRange(_ value: ParameterValue, raw: RawValue) throws(ParameterError) {
@@ -99,6 +120,12 @@ extension ParameterDescriptor {
         if let hi = maximum, v > hi { throw fail(raw) }
     }
 }
+
+/// Points that may be given by name, as percentages of the width and height.
+let namedPoints: [String: (Double, Double)] = [
+    "center": (50, 50), "top_left": (0, 0), "top_right": (100, 0),
+    "bottom_left": (0, 100), "bottom_right": (100, 100),
+]
 
 /// `-45deg`, `0.5`, `90°`, `1.2rad` → radians.
 func parseAngle(_ text: String) -> Double? {

@@ -10,6 +10,12 @@ public struct FilterRegistry: Sendable {
     /// Every filter darkroom ships.
     public static let standard = FilterRegistry([
         ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self,
+        ResizeFilter.self,
+        CropFilter.self,
+        TransformFilter.self,
+        GaussianBlurFilter.self,
+        ConvolveFilter.self,
+        DropShadowFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }

@@ -1,2 +1,0 @@
-#include "darkroom_codecs.h"
-int darkroom_codecs_placeholder(void) { return 0; }

@@ -1,0 +1,69 @@
+import CDarkroomCodecs
+
+/// Calls into the C shims: owns the message buffer and turns a `dr_status` into a `CodecError`.
+enum CBridge {
+    static let messageCapacity = 512
+    /// EXIF blocks larger than this are cut; the orientation tag sits near the start of IFD0.
+    static let exifCapacity = 65_536
+
+    /// Runs `body` with a message buffer; throws when it returns anything but DR_OK.
+    static func call(
+        _ body: (UnsafeMutablePointer<CChar>, Int) -> dr_status
+    ) throws(CodecError) {
+        var message = [CChar](repeating: 0, count: messageCapacity)
+        let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+        guard status != DR_OK else { return }
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        throw error(for: status, message: text)
+    }
+
+    static func error(for status: dr_status, message: String) -> CodecError {
+        let code: CodecError.Code
+        switch status {
+        case DR_NOT_AN_IMAGE: code = .notAnImage
+        case DR_TRUNCATED: code = .truncated
+        case DR_UNSUPPORTED: code = .unsupported
+        case DR_TOO_LARGE: code = .tooLarge
+        case DR_OUT_OF_MEMORY: code = .tooLarge
+        case DR_ENCODE_FAILED: code = .encodeFailed
+        default: code = .corrupt
+        }
+        let text = message.isEmpty ? (status == DR_OUT_OF_MEMORY ? "out of memory" : "unreadable image data") : message
+        return CodecError(code: code, message: text)
+    }
+
+    /// Runs `body` with a `dr_info` whose EXIF buffer is ready, then converts it to `ImageInfo`.
+    static func withInfo<T>(
+        _ body: (inout dr_info) throws(CodecError) -> T
+    ) throws(CodecError) -> (T, ImageInfo) {
+        var exif = [UInt8](repeating: 0, count: exifCapacity)
+        var info = dr_info()
+        let result: Result<T, CodecError> = exif.withUnsafeMutableBufferPointer { buffer in
+            info.exif = buffer.baseAddress
+            info.exif_capacity = buffer.count
+            defer { info.exif = nil }
+            do throws(CodecError) { return .success(try body(&info)) } catch { return .failure(error) }
+        }
+        let value = try result.get()
+        let tiff = Array(exif.prefix(info.exif_length))
+        return (value, imageInfo(info, orientation: ExifOrientation.parse(tiff)))
+    }
+
+    private static func imageInfo(_ info: dr_info, orientation: Int) -> ImageInfo {
+        let space: String
+        switch dr_color_space(UInt32(info.color_space)) {
+        case DR_SPACE_GRAY: space = "gray"
+        case DR_SPACE_RGB: space = "rgb"
+        case DR_SPACE_CMYK: space = "cmyk"
+        case DR_SPACE_YCCK: space = "ycck"
+        case DR_SPACE_PALETTE: space = "palette"
+        default: space = "unknown"
+        }
+        return ImageInfo(
+            format: info.format == Int32(DR_FORMAT_PNG.rawValue) ? .png : .jpeg,
+            width: Int(info.width), height: Int(info.height),
+            bitDepth: Int(info.bit_depth), channels: Int(info.channels),
+            colorSpace: space, hasAlpha: info.has_alpha != 0, orientation: orientation,
+            interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0)
+    }
+}

@@ -1,0 +1,38 @@
+/// What a file's header says about the image, read without decoding pixels.
+public struct ImageInfo: Sendable, Equatable, Codable {
+    public var format: ImageFormat
+    /// Size as stored in the file (before any JPEG shrink-on-load or EXIF orientation).
+    public var width: Int
+    public var height: Int
+    /// Bits per sample as stored (PNG 1, 2, 4, 8 or 16; JPEG 8).
+    public var bitDepth: Int
+    /// Samples per pixel as stored (a palette PNG has 1).
+    public var channels: Int
+    /// "gray", "rgb", "cmyk", "ycck", "palette" (or "unknown" for an exotic JPEG).
+    public var colorSpace: String
+    /// An alpha channel, or a PNG tRNS chunk.
+    public var hasAlpha: Bool
+    /// EXIF orientation 1…8; 1 when the file has none.
+    public var orientation: Int
+    /// PNG Adam7 interlacing, or a progressive JPEG.
+    public var interlaced: Bool
+    /// Whether an ICC profile is embedded (it is not applied).
+    public var hasICCProfile: Bool
+
+    public init(
+        format: ImageFormat, width: Int, height: Int, bitDepth: Int, channels: Int,
+        colorSpace: String, hasAlpha: Bool, orientation: Int = 1, interlaced: Bool = false,
+        hasICCProfile: Bool = false
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bitDepth = bitDepth
+        self.channels = channels
+        self.colorSpace = colorSpace
+        self.hasAlpha = hasAlpha
+        self.orientation = orientation
+        self.interlaced = interlaced
+        self.hasICCProfile = hasICCProfile
+    }
+}

@@ -1,0 +1,88 @@
+import DarkroomCore
+
+extension ConfigDecoder {
+    /// A list of steps, each a bare filter name (`- invert`) or a one-key mapping
+    /// (`- resize: { width: 720, fit: inside }`). Every parameter is checked where it is written;
+    /// the whole step is then built once so that contradictions between parameters are found too.
+    func decodeChain(_ node: YAMLNode, path: String) -> ChainSpec {
+        guard case .sequence(let items) = node.content else {
+            error(node.mark, path, "expected a list of filters (- name or - name: { parameter: value }), got \(node.shortDescription)")
+            return ChainSpec([])
+        }
+        return ChainSpec(items.enumerated().compactMap { decodeStep($1, path: "\(path)[\($0)]") })
+    }
+
+    private func decodeStep(_ node: YAMLNode, path: String) -> FilterInvocation? {
+        let nameNode: YAMLNode, parameters: YAMLNode?
+        switch node.content {
+        case .scalar where !node.isNull:
+            (nameNode, parameters) = (node, nil)
+        case .mapping(let pairs) where pairs.count == 1:
+            (nameNode, parameters) = (pairs[0].key, pairs[0].value.isNull ? nil : pairs[0].value)
+        default:
+            error(node.mark, path, "expected a filter name or one filter with its parameters (- resize: { width: 720 }), got \(node.shortDescription)")
+            return nil
+        }
+        guard let name = nameNode.text else {
+            error(nameNode.mark, path, "expected a filter name, got \(nameNode.shortDescription)")
+            return nil
+        }
+        let descriptor: FilterDescriptor
+        do { descriptor = try registry.descriptor(named: name) } catch {
+            self.error(nameNode.mark, path, error.message)
+            return nil
+        }
+        guard let arguments = decodeArguments(parameters, descriptor: descriptor, path: "\(path) \(name)") else {
+            return nil
+        }
+        do {
+            return try FilterInvocation(name: name, rawArguments: arguments, registry: registry)
+        } catch {
+            self.error(nameNode.mark, path, error.message)
+            return nil
+        }
+    }
+
+    /// The parameters as core `RawValue`s, each checked against its descriptor; nil if any is bad.
+    private func decodeArguments(_ node: YAMLNode?, descriptor: FilterDescriptor,
+                                 path: String) -> [(name: String, value: RawValue)]? {
+        guard let node else { return [] }
+        let known = descriptor.parameters.map(\.name)
+        let before = diagnostics.count
+        guard let f = fields(node, path: path, known: known) else { return nil }
+        var arguments = [(name: String, value: RawValue)]()
+        for key in known {
+            guard let value = f.values[key] else { continue }
+            guard let raw = rawValue(value, path: f.path(key)) else { continue }
+            do { _ = try descriptor.parameter(named: key)?.parse(raw) } catch {
+                self.error(value.mark, f.path(key), error.message + colourHint(value, descriptor.parameter(named: key)))
+                continue
+            }
+            arguments.append((key, raw))
+        }
+        // Keep the order written: `transform` applies its operations in that order.
+        arguments.sort { f.mark($0.name) < f.mark($1.name) }
+        return diagnostics.count == before ? arguments : nil
+    }
+
+    private func rawValue(_ node: YAMLNode, path: String) -> RawValue? {
+        switch node.content {
+        case .scalar(let s): return .scalar(s.isNull ? "" : s.text)
+        case .sequence(let items):
+            var values = [RawValue]()
+            for (i, item) in items.enumerated() {
+                guard let v = rawValue(item, path: "\(path)[\(i)]") else { return nil }
+                values.append(v)
+            }
+            return .list(values)
+        case .mapping:
+            error(node.mark, path, "expected a value or a list, got a mapping")
+            return nil
+        }
+    }
+
+    /// An unquoted `#ff0000` is a YAML comment, which leaves the value empty.
+    private func colourHint(_ node: YAMLNode, _ parameter: ParameterDescriptor?) -> String {
+        node.isNull && parameter?.kind == .color ? " (quote colours: an unquoted # starts a YAML comment)" : ""
+    }
+}

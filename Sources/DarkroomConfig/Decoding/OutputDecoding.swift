@@ -1,0 +1,59 @@
+import DarkroomCore
+
+extension ConfigDecoder {
+    static let outputKeys = ["path", "format", "quality", "progressive", "chain"]
+
+    /// Nil when the output has no usable path or format.
+    func decodeOutput(_ node: YAMLNode, path: String) -> (config: OutputConfig, mark: SourceMark)? {
+        guard let f = fields(node, path: path, known: Self.outputKeys) else { return nil }
+        let template = required(f, "path", "where to write, e.g. ./outbox/{stem}.jpg").flatMap { node in
+            absolutePath(node, f.path("path"), "expected an output path such as ./outbox/{stem}.jpg").flatMap {
+                checkTemplate($0, node: node, path: f.path("path"))
+            }
+        }
+        let format = template.flatMap { outputFormat(f, template: $0) }
+        let quality = optional(f, "quality", default: 90) { integer($0, $1, in: 1...100) }
+        if format == .png, let node = f["quality"] {
+            error(node.mark, f.path("quality"), "quality applies to jpeg only; remove it or write format: jpeg")
+        }
+        let progressive = optional(f, "progressive", default: false) { boolean($0, $1) }
+        let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([])
+        guard let template, let format else { return nil }
+        return (OutputConfig(pathTemplate: template, format: format, quality: quality,
+                             progressive: progressive, chain: chain), f.mark("path"))
+    }
+
+    /// Unknown placeholders and a template that would make every input overwrite one file.
+    private func checkTemplate(_ template: String, node: YAMLNode, path: String) -> String? {
+        let names = OutputTemplate.placeholders(in: template)
+        var ok = true
+        for name in names where !OutputTemplate.placeholders.contains(name) {
+            error(node.mark, path, "unknown placeholder {\(name)}" + suggestionText(name, among: OutputTemplate.placeholders))
+            ok = false
+        }
+        if ok, !names.contains("stem"), !names.contains("name") {
+            error(node.mark, path, "holds neither {stem} nor {name}, so every input would overwrite the same file; write e.g. \(template.hasSuffix("/") ? template : ConfigPath.standardize(template + "/..") + "/{stem}.jpg")")
+            ok = false
+        }
+        return ok ? template : nil
+    }
+
+    /// `format` as given, else as the template's extension says; they must agree.
+    private func outputFormat(_ f: Fields, template: String) -> OutputFormat? {
+        let ext = OutputTemplate.fixedExtension(of: template)
+        let implied = ext.flatMap(OutputFormat.init(fileExtension:))
+        guard let node = f["format"] else {
+            if implied == nil {
+                error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: jpeg or format: png")
+            }
+            return implied
+        }
+        guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg"]) else { return nil }
+        let format = OutputFormat(fileExtension: word)
+        if let ext, let implied, let format, implied != format {
+            error(node.mark, f.path("format"), "format \(format.rawValue) does not match the extension \".\(ext)\" of the path")
+            return nil
+        }
+        return format
+    }
+}

@@ -1,0 +1,62 @@
+import DarkroomCore
+
+/// Everything the daemon needs to run, checked and with every default filled in.
+public struct DaemonConfig: Sendable, Equatable {
+    /// Files processed at once (1…256); tiles inside a file use the other cores.
+    public var workers: Int
+    /// Pending files held in memory (1…1 000 000); beyond it, the folder itself is the queue.
+    public var queueCapacity: Int
+    public var limits: Limits
+    public var log: LogSettings
+    /// At least one.
+    public var watches: [WatchConfig]
+    /// Absolute path of the file the config came from; nil for the built-in default.
+    public var sourcePath: String?
+    /// The YAML text, so the daemon can hash it for reports.
+    public var sourceText: String
+
+    public init(workers: Int = 2, queueCapacity: Int = 512, limits: Limits = Limits(),
+                log: LogSettings = LogSettings(), watches: [WatchConfig],
+                sourcePath: String? = nil, sourceText: String = "") {
+        self.workers = workers
+        self.queueCapacity = queueCapacity
+        self.limits = limits
+        self.log = log
+        self.watches = watches
+        self.sourcePath = sourcePath
+        self.sourceText = sourceText
+    }
+}
+
+/// Inputs beyond these are refused with a failed report, before they can exhaust memory.
+public struct Limits: Sendable, Equatable {
+    /// Width × height of a decoded input; default 100 000 000.
+    public var maxPixels: Int
+    /// Size of an input file in bytes; default 256 MiB.
+    public var maxFileBytes: Int
+
+    public init(maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20) {
+        self.maxPixels = maxPixels
+        self.maxFileBytes = maxFileBytes
+    }
+}
+
+/// How the daemon logs.
+public struct LogSettings: Sendable, Equatable {
+    /// One of ``LogSettings/levels``; default `info`.
+    public var level: String
+    public var format: LogFormat
+
+    /// The accepted levels, quietest last (swift-log's names).
+    public static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    public init(level: String = "info", format: LogFormat = .text) {
+        self.level = level
+        self.format = format
+    }
+}
+
+/// One log line per event: readable text, or one JSON object per line.
+public enum LogFormat: String, Sendable, Equatable, CaseIterable {
+    case text, json
+}

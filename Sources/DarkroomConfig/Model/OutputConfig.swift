@@ -1,0 +1,38 @@
+import DarkroomCore
+
+/// One image written for each input: where, in what format, through which chain.
+public struct OutputConfig: Sendable, Equatable {
+    /// Absolute; may hold the placeholders of ``OutputTemplate``: `{stem}`, `{name}`, `{ext}`, `{watch}`.
+    public var pathTemplate: String
+    /// Given, or inferred from the template's extension.
+    public var format: OutputFormat
+    /// JPEG quality 1…100; default 90.
+    public var quality: Int
+    /// Progressive JPEG (interlaced PNG); default false.
+    public var progressive: Bool
+    /// The filters, applied in order. Empty means the input is re-encoded as it is.
+    public var chain: ChainSpec
+
+    public init(pathTemplate: String, format: OutputFormat, quality: Int = 90,
+                progressive: Bool = false, chain: ChainSpec) {
+        self.pathTemplate = pathTemplate
+        self.format = format
+        self.quality = quality
+        self.progressive = progressive
+        self.chain = chain
+    }
+}
+
+/// The encoders darkroom writes with.
+public enum OutputFormat: String, Sendable, Equatable, CaseIterable {
+    case png, jpeg
+
+    /// The format a file extension names (`jpg`, `JPEG`, `png`), if any.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        default: return nil
+        }
+    }
+}

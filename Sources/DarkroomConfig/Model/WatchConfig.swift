@@ -1,0 +1,57 @@
+/// One watched folder and what to make of each image that lands in it.
+public struct WatchConfig: Sendable, Equatable {
+    /// Unique among the watches; defaults to the folder's last path component. Fills `{watch}`.
+    public var name: String
+    /// Absolute and standardized.
+    public var path: String
+    /// Whether subfolders are watched too; default false.
+    public var recursive: Bool
+    /// File-name globs, matched case-insensitively; default `*.jpg`, `*.jpeg`, `*.png`.
+    public var include: [String]
+    /// How long a file must stay unchanged before it is taken; default 250.
+    public var settleMilliseconds: Int
+    /// What becomes of an input once every output is written; default move.
+    public var onSuccess: SuccessAction
+    /// Absolute; where inputs go on success with `move` (default `<path>/../done`).
+    public var doneDirectory: String
+    /// Absolute; where inputs that failed go (default `<path>/../failed`).
+    public var failedDirectory: String
+    /// Absolute; where the JSON reports go (default `<path>/../reports`).
+    public var reportsDirectory: String
+    /// A fixed seed for `random` parameters; nil draws a fresh seed per job.
+    public var seed: UInt64?
+    /// At least one.
+    public var outputs: [OutputConfig]
+
+    /// The file-name globs used when `include` is not given.
+    public static let defaultInclude = ["*.jpg", "*.jpeg", "*.png"]
+
+    /// A watch with the defaults of a config that names only `path` and `outputs`.
+    public init(name: String? = nil, path: String, recursive: Bool = false,
+                include: [String] = WatchConfig.defaultInclude, settleMilliseconds: Int = 250,
+                onSuccess: SuccessAction = .move, doneDirectory: String? = nil,
+                failedDirectory: String? = nil, reportsDirectory: String? = nil,
+                seed: UInt64? = nil, outputs: [OutputConfig]) {
+        self.name = name ?? ConfigPath.lastComponent(of: path)
+        self.path = path
+        self.recursive = recursive
+        self.include = include
+        self.settleMilliseconds = settleMilliseconds
+        self.onSuccess = onSuccess
+        self.doneDirectory = doneDirectory ?? ConfigPath.sibling("done", of: path)
+        self.failedDirectory = failedDirectory ?? ConfigPath.sibling("failed", of: path)
+        self.reportsDirectory = reportsDirectory ?? ConfigPath.sibling("reports", of: path)
+        self.seed = seed
+        self.outputs = outputs
+    }
+}
+
+/// What becomes of an input after all its outputs were written.
+public enum SuccessAction: String, Sendable, Equatable, CaseIterable {
+    /// Moved into the done folder.
+    case move
+    /// Removed.
+    case delete
+    /// Left where it is (the daemon remembers it was processed).
+    case keep
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The placeholders an output path may hold, filled in for each input:
+/// `{stem}` (input file name without extension), `{name}` (with it), `{ext}` (the input's
+/// extension, without the dot) and `{watch}` (the watch's name).
+public enum OutputTemplate {
+    public static let placeholders = ["stem", "name", "ext", "watch"]
+
+    /// The names written in braces in `template`, in order.
+    static func placeholders(in template: String) -> [String] {
+        var names = [String](), current: String?
+        for ch in template {
+            if ch == "{" { current = "" } else if ch == "}", let name = current {
+                names.append(name)
+                current = nil
+            } else if current != nil { current?.append(ch) }
+        }
+        return names
+    }
+
+    /// Fills the placeholders for one input file.
+    public static func render(_ template: String, inputPath: String, watch: String) -> String {
+        let name = ConfigPath.lastComponent(of: inputPath)
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
+        return template.replacingOccurrences(of: "{stem}", with: stem)
+            .replacingOccurrences(of: "{name}", with: name)
+            .replacingOccurrences(of: "{ext}", with: ext)
+            .replacingOccurrences(of: "{watch}", with: watch)
+    }
+
+    /// The folder every output of this template lands in or below, known before any input:
+    /// `{watch}` filled in, cut before the first component that still holds a placeholder,
+    /// and without the file name.
+    static func fixedDirectory(of template: String, watch: String) -> String {
+        let filled = template.replacingOccurrences(of: "{watch}", with: watch)
+        var components = filled.split(separator: "/").map(String.init)
+        if let open = components.firstIndex(where: { $0.contains("{") }) {
+            components = Array(components[..<open])
+        } else if !components.isEmpty {
+            components.removeLast()
+        }
+        return "/" + components.joined(separator: "/")
+    }
+
+    /// The extension of the template's file name when it is fixed (`.jpg`), nil when it is
+    /// missing or a placeholder (`{ext}`).
+    static func fixedExtension(of template: String) -> String? {
+        let name = ConfigPath.lastComponent(of: template)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...]
+        return ext.isEmpty || ext.contains("{") || ext.contains("}") ? nil : String(ext)
+    }
+}
+
+extension OutputConfig {
+    /// Where this output goes for `inputPath` arriving in the watch named `watch`.
+    public func path(forInput inputPath: String, watch: String) -> String {
+        OutputTemplate.render(pathTemplate, inputPath: inputPath, watch: watch)
+    }
+}

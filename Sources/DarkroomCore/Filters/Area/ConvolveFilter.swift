@@ -1,0 +1,32 @@
+/// `vips conv`: convolution with a user's kernel, scale and offset (see ``ConvolutionKernel``).
+public struct ConvolveFilter: RegionFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "convolve", displayName: "Convolve", categories: ["blur", "sharpen"],
+        description: "Convolves with an odd square kernel like vips conv: (Σ k·p) / scale + offset on every channel, "
+            + "edges extended. Example: kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] sharpens.",
+        parameters: [
+            ParameterDescriptor("kernel", .matrix,
+                                "The odd square matrix, as rows [[a, b, c], [d, e, f], [g, h, i]] or a flat list of n² numbers."),
+            ParameterDescriptor("scale", .scalar, "Divisor of the weighted sum; default the sum of the kernel, or 1 if that is 0."),
+            ParameterDescriptor("offset", .scalar, "Added after dividing, in channel units (1 = full range).",
+                                default: .number(0), slider: -1...1, identity: .number(0)),
+        ])
+
+    public let kernel: ConvolutionKernel
+
+    public init(parameters: ResolvedParameters) throws(ParameterError) {
+        guard let values = parameters.numbers("kernel") else {
+            throw ParameterError("needs a kernel, e.g. kernel=[[0, -1, 0], [-1, 5, -1], [0, -1, 0]]")
+        }
+        kernel = try ConvolutionKernel(values: values, scale: parameters.number("scale"),
+                                       offset: parameters.number("offset") ?? 0)
+    }
+
+    public var isIdentity: Bool { kernel.isIdentity }
+
+    public func outputSize(for input: Size) -> Size { input }
+
+    public func inputRegion(for output: Rect, inputSize: Size) -> Rect { output.expanded(by: kernel.radius) }
+
+    public func apply(to input: Image, executor: TileExecutor) -> Image { kernel.apply(to: input, executor: executor) }
+}

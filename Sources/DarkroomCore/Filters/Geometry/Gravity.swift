@@ -1,0 +1,21 @@
+/// A compass anchor inside a larger area, as libvips' and ImageMagick's `gravity`.
+public enum Gravity: String, Sendable, CaseIterable {
+    case center, north, south, east, west, north_east, north_west, south_east, south_west
+
+    /// The origin of a `size` rectangle anchored this way inside `area`; centring rounds down.
+    public func origin(of size: Size, in area: Size) -> (x: Int, y: Int) {
+        let free = (x: area.width - size.width, y: area.height - size.height)
+        let x: Int, y: Int
+        switch self {
+        case .west, .north_west, .south_west: x = 0
+        case .east, .north_east, .south_east: x = free.x
+        case .center, .north, .south: x = free.x / 2
+        }
+        switch self {
+        case .north, .north_east, .north_west: y = 0
+        case .south, .south_east, .south_west: y = free.y
+        case .center, .east, .west: y = free.y / 2
+        }
+        return (x, y)
+    }
+}

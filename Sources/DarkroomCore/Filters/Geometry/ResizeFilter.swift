@@ -1,0 +1,90 @@
+/// CILanczosScaleTransform / `vips resize`: scales an image to a box or by a factor with a
+/// separable, antialiased kernel (the kernel widens with the shrink factor, as libvips' and
+/// Pillow's reduce do, so shrinking never aliases).
+public struct ResizeFilter: RegionFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "resize", displayName: "Resize", categories: ["geometry"],
+        description: """
+            Scales to a width and/or height, or by a factor. With both width and height, fit \
+            chooses how the aspect ratio is kept: stretch (ignore it), inside (fit in the box), \
+            cover (fill the box, crop the centre), contain (fit, then pad to the box with \
+            background). With only one side the other follows the aspect ratio.
+            """,
+        parameters: [
+            ParameterDescriptor("width", .integer, "Target width in pixels.", min: 1, max: 65535, slider: 16...4096, unit: "px"),
+            ParameterDescriptor("height", .integer, "Target height in pixels.", min: 1, max: 65535, slider: 16...4096, unit: "px"),
+            ParameterDescriptor("scale", .scalar, "Scale factor instead of a size (0.5 halves both sides).",
+                                min: 0.0001, max: 100, slider: 0.1...2, identity: .number(1)),
+            ParameterDescriptor("fit", .choice(ResizeFit.allCases.map(\.rawValue)),
+                                "How a width × height box is filled: stretch, inside, cover or contain.",
+                                default: .choice(ResizeFit.inside.rawValue)),
+            ParameterDescriptor("kernel", .choice(ResamplingKernel.allCases.map(\.rawValue)),
+                                "Interpolation: nearest, bilinear, bicubic or lanczos3.",
+                                default: .choice(ResamplingKernel.lanczos3.rawValue)),
+            ParameterDescriptor("no_upscale", .boolean, "Never enlarge: an image already smaller than the target keeps its size.",
+                                default: .bool(false)),
+            ParameterDescriptor("background", .color, "Padding colour for fit: contain.", default: .color(.transparent)),
+        ])
+
+    public var target: ResizeTarget
+    public var fit: ResizeFit
+    public var kernel: ResamplingKernel
+    public var noUpscale: Bool
+    public var background: RGBA
+
+    public init(parameters: ResolvedParameters) throws(ParameterError) {
+        let width = parameters.number("width").map { Int($0) }
+        let height = parameters.number("height").map { Int($0) }
+        if let scale = parameters.number("scale") {
+            guard width == nil && height == nil else {
+                throw ParameterError("give either scale or width/height, not both")
+            }
+            guard scale > 0 else { throw ParameterError("scale must be greater than 0, got \(scale)") }
+            target = .scale(scale)
+        } else {
+            guard width != nil || height != nil else {
+                throw ParameterError("give a width, a height or a scale (e.g. resize width=800)")
+            }
+            target = .box(width: width, height: height)
+        }
+        fit = parameters.choice("fit").flatMap(ResizeFit.init(rawValue:)) ?? .inside
+        kernel = parameters.choice("kernel").flatMap(ResamplingKernel.init(rawValue:)) ?? .lanczos3
+        noUpscale = parameters.bool("no_upscale") ?? false
+        background = parameters.color("background") ?? .transparent
+    }
+
+    public var isIdentity: Bool { target == .scale(1) }
+
+    func plan(for input: Size) -> ResizePlan {
+        target.plan(for: input, fit: fit, noUpscale: noUpscale)
+    }
+
+    public func outputSize(for input: Size) -> Size { plan(for: input).outputSize }
+
+    public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
+        let p = plan(for: inputSize)
+        let picture = output.intersection(p.placement)
+        guard !picture.isEmpty else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        return resampler(p, inputSize).inputRegion(
+            for: Rect(x: picture.x - p.placement.x, y: picture.y - p.placement.y,
+                      width: picture.width, height: picture.height))
+    }
+
+    private func resampler(_ p: ResizePlan, _ input: Size) -> SeparableResampler {
+        SeparableResampler(
+            horizontal: AxisWeights(kernel: kernel, sourceLength: input.width, outputLength: p.placement.width,
+                                    scale: p.scaleX, offset: p.offsetX),
+            vertical: AxisWeights(kernel: kernel, sourceLength: input.height, outputLength: p.placement.height,
+                                  scale: p.scaleY, offset: p.offsetY))
+    }
+
+    public func apply(to input: Image, executor: TileExecutor) -> Image {
+        guard input.width > 0, input.height > 0 else { return input }
+        let p = plan(for: input.size)
+        if p.isIdentity(for: input.size) { return input }
+        let picture = resampler(p, input.size).apply(to: input, executor: executor)
+        guard p.placement != Rect(size: p.outputSize) else { return picture }
+        return picture.placed(on: p.outputSize, at: (p.placement.x, p.placement.y),
+                              background: background.pixel, executor: executor)
+    }
+}

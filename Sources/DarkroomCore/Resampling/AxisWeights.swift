@@ -1,0 +1,81 @@
+/// The taps of a 1-D resampling along one axis, computed once per output column (or row) and
+/// shared by every row (or column), as libvips' `reduceh`/`reducev` and Pillow's `ImagingResample`
+/// do.
+///
+/// Output index `o` reads source indices `start[o] ..< start[o] + taps` with weights
+/// `weights[o * taps ..< (o + 1) * taps]` (unused trailing weights are zero). Taps that would fall
+/// outside the source are dropped and the rest renormalised, so edges keep their brightness.
+public struct AxisWeights: Sendable {
+    /// Number of weights stored per output index (the widest footprint).
+    public let taps: Int
+    /// First source index each output index reads.
+    public let start: [Int]
+    /// `taps` weights per output index, summing to 1.
+    public let weights: [Float]
+
+    /// Weights mapping `sourceLength` pixels onto `outputLength` pixels.
+    ///
+    /// - Parameters:
+    ///   - scale: source pixels per output pixel (> 1 shrinks).
+    ///   - offset: source coordinate of the output's left (or top) edge, for cropping.
+    ///   Output pixel `o` is centred on source coordinate `(o + 0.5)·scale + offset − 0.5`, the
+    ///   pixel-centre convention of libvips and Pillow. When shrinking, the kernel is widened by
+    ///   `scale` so that every source pixel contributes (antialiasing).
+    public init(kernel: ResamplingKernel, sourceLength: Int, outputLength: Int,
+                scale: Double, offset: Double = 0) {
+        precondition(sourceLength > 0 && outputLength > 0 && scale > 0)
+        if kernel == .nearest {
+            // A single tap: the source pixel whose area holds the output pixel's centre.
+            taps = 1
+            start = (0..<outputLength).map { o in
+                min(max(Int(((Double(o) + 0.5) * scale + offset).rounded(.down)), 0), sourceLength - 1)
+            }
+            weights = Array(repeating: 1, count: outputLength)
+            return
+        }
+        let stretch = max(scale, 1)
+        let support = kernel.support * stretch
+        let taps = min(Int((support * 2).rounded(.up)) + 1, sourceLength)
+        var start = [Int](repeating: 0, count: outputLength)
+        var weights = [Float](repeating: 0, count: outputLength * taps)
+        var row = [Double](repeating: 0, count: taps)
+        for o in 0..<outputLength {
+            let centre = (Double(o) + 0.5) * scale + offset - 0.5
+            var first = Int((centre - support).rounded(.up))
+            var last = Int((centre + support).rounded(.down))
+            first = max(first, 0)
+            last = min(last, sourceLength - 1)
+            if last - first + 1 > taps { last = first + taps - 1 }
+            if last < first {
+                // The footprint misses the source entirely (only at extreme offsets): take the edge.
+                first = min(max(Int(centre.rounded()), 0), sourceLength - 1)
+                last = first
+            }
+            var total = 0.0
+            for i in first...last {
+                let w = kernel.weight((Double(i) - centre) / stretch)
+                row[i - first] = w
+                total += w
+            }
+            if total == 0 { total = 1; row[0] = 1 }
+            for i in 0...(last - first) { weights[o * taps + i] = Float(row[i] / total) }
+            // Slide the window left if it would overrun the source, keeping `taps` reads in range.
+            let shift = max(0, first + taps - sourceLength)
+            if shift > 0 {
+                for i in stride(from: taps - 1, through: 0, by: -1) {
+                    weights[o * taps + i] = i >= shift ? weights[o * taps + i - shift] : 0
+                }
+            }
+            start[o] = first - shift
+        }
+        self.taps = taps
+        self.start = start
+        self.weights = weights
+    }
+
+    /// Source indices read by output indices `range`, for region requests.
+    public func sourceRange(of range: Range<Int>) -> Range<Int> {
+        guard let lo = range.first, let hi = range.last else { return 0..<0 }
+        return start[lo]..<(start[hi] + taps)
+    }
+}

@@ -1,0 +1,53 @@
+import DarkroomCore
+import XCTest
+@testable import DarkroomConfig
+
+/// The shipped example and the built-in default must load against the standard registry.
+/// Both need the geometry and composition filters (resize, transform, drop_shadow).
+final class ExampleAndDefaultConfigTests: XCTestCase {
+    private var repositoryRoot: String {
+        ConfigPath.standardize(#filePath + "/../../..")
+    }
+
+    func testExampleConfigLoads() throws {
+        let path = repositoryRoot + "/config.example.yaml"
+        let config: DaemonConfig
+        do { config = try ConfigLoader.load(path: path) } catch {
+            return XCTFail("config.example.yaml is rejected:\n\(error)")
+        }
+        XCTAssertEqual(config.sourcePath, path)
+        let watch = try XCTUnwrap(config.watches.first)
+        XCTAssertEqual(config.watches.count, 1)
+        XCTAssertTrue(watch.path.hasPrefix(repositoryRoot + "/inbox"), watch.path)
+        XCTAssertEqual(watch.outputs.map(\.format), [.jpeg, .png])
+        XCTAssertEqual(watch.outputs[0].quality, 82)
+        XCTAssertEqual(watch.outputs[0].chain.steps.map(\.name), ["resize"])
+        XCTAssertEqual(watch.outputs[1].chain.steps.map(\.name), ["transform", "drop_shadow", "sepia"])
+        XCTAssertTrue(watch.outputs[1].chain.usesRandom)
+        for output in watch.outputs {
+            XCTAssertTrue(output.pathTemplate.hasPrefix(repositoryRoot + "/outbox/"), output.pathTemplate)
+        }
+    }
+
+    func testDefaultConfigWatchesInboxAndWritesOutbox() throws {
+        // defaultConfig treats a missing resize as a broken build and stops; fail instead.
+        guard FilterRegistry.standard.type(named: "resize") != nil else {
+            return XCTFail("the standard registry has no resize filter, which the built-in config needs")
+        }
+        let config = ConfigLoader.defaultConfig(baseDirectory: "/srv/dr/")
+        XCTAssertNil(config.sourcePath)
+        XCTAssertEqual(config.sourceText, ConfigLoader.defaultText)
+        let watch = try XCTUnwrap(config.watches.first)
+        XCTAssertEqual(watch.path, "/srv/dr/inbox")
+        XCTAssertEqual(watch.doneDirectory, "/srv/dr/done")
+        XCTAssertEqual(watch.failedDirectory, "/srv/dr/failed")
+        XCTAssertEqual(watch.reportsDirectory, "/srv/dr/reports")
+        let output = try XCTUnwrap(watch.outputs.first)
+        XCTAssertEqual(output.pathTemplate, "/srv/dr/outbox/{stem}.jpg")
+        XCTAssertEqual(output.format, .jpeg)
+        XCTAssertEqual(output.quality, 85)
+        let step = try XCTUnwrap(output.chain.steps.first)
+        XCTAssertEqual(step.name, "resize")
+        XCTAssertTrue(step.arguments.contains { $0.name == "width" && $0.argument == .value(.number(1200)) })
+    }
+}

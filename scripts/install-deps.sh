@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages darkroom builds against (and, with --bench, the tools the benchmark
+# compares with). Idempotent: installs only what is missing. Needs root or sudo.
+set -euo pipefail
+
+packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg-config
+          libvips-tools imagemagick)   # vips and ImageMagick are the tests' reference implementations
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(libvips-dev graphicsmagick time)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  echo "installing: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [[ "${1:-}" == "--bench" ]]; then
+  python3 -c "import PIL" 2>/dev/null || python3 -m pip install -q pillow
+fi
+command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6 (https://swift.org/install) first" >&2; exit 1; }
