@@ -70,10 +70,9 @@ public struct JobRunner: Sendable {
         let jobSeed = seed ?? Self.freshSeed()
         for output in outputs {
             let path = output.path(forInput: inputPath, watch: watchName)
-            let chain = output.chain.supplyingOrientation(decoded.info.orientation)
             let filters: [ResolvedFilter]
             do throws(ParameterError) {
-                filters = try chain.resolve(seed: jobSeed)
+                filters = try output.chain.resolve(seed: jobSeed)
             } catch {
                 return report(.failed, ReportError(code: "chain_failed", message: "\(path): \(error.message)"))
             }
@@ -136,20 +135,5 @@ extension JobReport.ChainStep {
             parameters[name] = ReportValue(value, kind: descriptor?.parameter(named: name)?.kind)
         }
         self.init(filter: filter.name, parameters: parameters, random: filter.parameters.randomNames.sorted())
-    }
-}
-
-extension ChainSpec {
-    /// The chain with the input's EXIF orientation handed to `auto_orient` steps that take an
-    /// `orientation` parameter and were not given one: filters see pixels only, so the one
-    /// filter that needs the file's metadata gets it as a parameter.
-    func supplyingOrientation(_ orientation: Int, registry: FilterRegistry = .standard) -> ChainSpec {
-        var copy = self
-        for i in copy.steps.indices where copy.steps[i].name == "auto_orient" {
-            guard let p = try? registry.descriptor(named: "auto_orient").parameter(named: "orientation"),
-                  !copy.steps[i].arguments.contains(where: { $0.name == p.name }) else { continue }
-            copy.steps[i].arguments.append((p.name, .value(.number(Double(orientation)))))
-        }
-        return copy
     }
 }
