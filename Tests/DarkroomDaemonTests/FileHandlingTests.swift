@@ -2,10 +2,10 @@ import Foundation
 import XCTest
 @testable import DarkroomDaemon
 
-final class AtomicWriterTests: XCTestCase {
+final class AtomicFileTests: XCTestCase {
     func testWritesANewFileAndLeavesNoTemporaryFile() throws {
         let folder = TemporaryFolder()
-        try AtomicWriter.write(Array("hello".utf8), to: folder.file("out/deep/a.txt"))
+        try AtomicFile.write(Array("hello".utf8), to: folder.file("out/deep/a.txt"))
         XCTAssertEqual(try FileIO.read(folder.file("out/deep/a.txt")), Array("hello".utf8))
         XCTAssertEqual(folder.listing(), ["out/deep/a.txt"])
     }
@@ -13,7 +13,7 @@ final class AtomicWriterTests: XCTestCase {
     func testReplacesAnExistingFileWhole() throws {
         let folder = TemporaryFolder()
         let target = folder.write("a.txt", Array(repeating: UInt8(ascii: "x"), count: 10_000))
-        try AtomicWriter.write(Array("short".utf8), to: target)
+        try AtomicFile.write(Array("short".utf8), to: target)
         XCTAssertEqual(try FileIO.read(target), Array("short".utf8), "no tail of the old content")
         XCTAssertEqual(folder.listing(), ["a.txt"])
     }
@@ -22,7 +22,7 @@ final class AtomicWriterTests: XCTestCase {
         let folder = TemporaryFolder()
         folder.write("blocker", [1])
         // A folder that is a file: the write must fail (root ignores permissions, not this).
-        XCTAssertThrowsError(try AtomicWriter.write([1, 2, 3], to: folder.file("blocker/out.jpg"))) { error in
+        XCTAssertThrowsError(try AtomicFile.write([1, 2, 3], to: folder.file("blocker/out.jpg"))) { error in
             let e = error as? FileError
             XCTAssertEqual(e?.errno, ENOTDIR)
             XCTAssertTrue(e?.description.contains("Not a directory") == true, e?.description ?? "")

@@ -40,7 +40,7 @@ enum InputDisposition {
             if case .system(let e) = error { throw e }
             throw FileError("read", source, errno: EFBIG)
         }
-        try AtomicWriter.write(bytes, to: destination)
+        try AtomicFile.write(bytes, to: destination)
         try FileIO.remove(source)
         return destination
     }

@@ -89,7 +89,7 @@ public struct JobRunner: Sendable {
                 return report(.failed, ReportError(code: error.code.rawValue, message: "\(path): \(error.message)"))
             }
             do throws(FileError) {
-                try AtomicWriter.write(encoded, to: path)
+                try AtomicFile.write(encoded, to: path)
             } catch {
                 encodeSeconds += encodeClock.seconds
                 return report(.failed, ReportError(code: "write_failed", message: error.description))

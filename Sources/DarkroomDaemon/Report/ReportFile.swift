@@ -2,18 +2,26 @@ import Foundation
 
 /// Reading and writing reports as files.
 extension JobReport {
-    /// Pretty-printed JSON with sorted keys, so two reports diff cleanly.
-    public func jsonBytes() -> [UInt8] {
+    /// Pretty-printed JSON with sorted keys and a final newline, so two reports diff cleanly.
+    public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain values with finite numbers cannot fail.
-        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return Array(data) + [0x0A]
+        return try encoder.encode(self) + Data([0x0A])
     }
 
-    /// Writes the report atomically (see ``AtomicWriter``).
+    /// ``jsonData()`` as bytes; encoding plain values with finite numbers cannot fail.
+    public func jsonBytes() -> [UInt8] {
+        Array((try? jsonData()) ?? Data("{}\n".utf8))
+    }
+
+    /// The one-line summary the daemon logs for this job (see ``JobLogLine``).
+    public var summaryLine: String {
+        JobLogLine.text(for: self, inputName: FileIO.fileName(of: input.path))
+    }
+
+    /// Writes the report atomically (see ``AtomicFile``).
     public func write(to path: String) throws(FileError) {
-        try AtomicWriter.write(jsonBytes(), to: path)
+        try AtomicFile.write(jsonBytes(), to: path)
     }
 
     /// The report at `path`, or nil when it is missing or unreadable as a report.

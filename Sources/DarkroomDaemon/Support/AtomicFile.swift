@@ -5,7 +5,7 @@ import Glibc
 /// temporary file is renamed over the target (rename is atomic within a file system). The
 /// folder is flushed too, so the rename survives a power cut. On any failure the temporary
 /// file is removed.
-public enum AtomicWriter {
+public enum AtomicFile {
     /// The prefix and suffix of temporary names: hidden and `.tmp`, so no watcher takes them.
     static let temporaryPrefix = ".darkroom-"
     static let temporarySuffix = ".tmp"
