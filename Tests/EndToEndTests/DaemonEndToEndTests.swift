@@ -175,6 +175,38 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertTrue(eventually { s.exists("out/thumbs/after.png") }, "still running the old config; log:\n\(daemon.log)")
         stop(daemon)
     }
+
+    func testAValidConfigOnSIGHUPSwapsTheWatches() throws {
+        let s = Scratch()
+        s.writeConfig(config(s))
+        let daemon = try start(s)
+        // The new config watches another folder, recursively, with another output.
+        s.writeConfig("""
+            watches:
+              - path: \(s.path("inbox2"))
+                recursive: true
+                settle_ms: 50
+                failed_dir: \(s.path("failed"))
+                reports_dir: \(s.path("reports"))
+                done_dir: \(s.path("done"))
+                outputs:
+                  - path: \(s.path("out2/{stem}.png"))
+            """)
+        daemon.send(SIGHUP)
+        XCTAssertTrue(eventually { daemon.log.contains("configuration reloaded") }, daemon.log)
+        XCTAssertTrue(daemon.waitForNotification("READY=1"))
+        s.makeFolder("inbox2/new/deeper")
+        s.writeInPlace("inbox2/new/deeper/n.png", try picture(width: 12, height: 12, format: .png))
+        XCTAssertTrue(eventually { s.exists("out2/n.png") && s.exists("reports/new/deeper/n.png.json") },
+                      "a file in a folder made after the reload; log:\n\(daemon.log)")
+        XCTAssertEqual(s.files(in: "done"), ["new/deeper/n.png"], "done mirrors the relative path")
+        s.writeInPlace("inbox/old.png", try picture(width: 12, height: 12, format: .png))
+        s.writeInPlace("inbox2/later.png", try picture(width: 12, height: 12, format: .png))
+        XCTAssertTrue(eventually { s.exists("out2/later.png") }, daemon.log)
+        stop(daemon)
+        XCTAssertEqual(s.files(in: "inbox"), ["old.png"], "the old folder is no longer watched")
+        XCTAssertFalse(s.exists("out/thumbs/old.png"))
+    }
 }
 
 extension ISO8601DateFormatter {
