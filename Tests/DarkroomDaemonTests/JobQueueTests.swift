@@ -8,15 +8,20 @@ final class JobQueueTests: XCTestCase {
         let open = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         let done = Locked([String]())
+
+        /// A one-worker queue whose jobs start, wait for the gate, then record themselves.
+        func queue(capacity: Int) -> JobQueue<String> {
+            JobQueue<String>(capacity: capacity, workers: 1) { [self] job in
+                started.signal()
+                open.wait()
+                done.withLock { $0.append(job) }
+            }
+        }
     }
 
     func testRefusesBeyondCapacityAndRunsEverythingAccepted() {
         let gate = Gate()
-        let queue = JobQueue<String>(capacity: 2, workers: 1) { job in
-            gate.started.signal()
-            gate.open.wait()
-            gate.done.withLock { $0.append(job) }
-        }
+        let queue = gate.queue(capacity: 2)
         XCTAssertEqual(queue.submit("a", key: "a"), .accepted)
         XCTAssertEqual(gate.started.wait(timeout: .now() + 10), .success, "the first job should start")
         // One job runs; two may wait; the fourth is refused and stays in its folder.
@@ -32,11 +37,7 @@ final class JobQueueTests: XCTestCase {
 
     func testSamePathIsQueuedOnceWhileWaitingOrRunning() {
         let gate = Gate()
-        let queue = JobQueue<String>(capacity: 10, workers: 1) { job in
-            gate.started.signal()
-            gate.open.wait()
-            gate.done.withLock { $0.append(job) }
-        }
+        let queue = gate.queue(capacity: 10)
         XCTAssertEqual(queue.submit("x", key: "/in/x.jpg"), .accepted)
         XCTAssertEqual(gate.started.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(queue.submit("x again", key: "/in/x.jpg"), .duplicate, "running")
@@ -65,11 +66,7 @@ final class JobQueueTests: XCTestCase {
 
     func testStopDropsWaitingJobsAndWaitsForRunningOnes() {
         let gate = Gate()
-        let queue = JobQueue<String>(capacity: 10, workers: 1) { job in
-            gate.started.signal()
-            gate.open.wait()
-            gate.done.withLock { $0.append(job) }
-        }
+        let queue = gate.queue(capacity: 10)
         _ = queue.submit("running", key: "1")
         XCTAssertEqual(gate.started.wait(timeout: .now() + 10), .success)
         _ = queue.submit("waiting", key: "2")
