@@ -8,8 +8,8 @@ final class DropShadowTests: XCTestCase {
     }
 
     func testGrowMakesRoomForTheWholeShadow() throws {
-        let f = try AreaTest.filter("drop_shadow offset=[-25,15] blur=2 canvas=grow")
-        let out = f.apply(to: card(), executor: AreaTest.smallTiles)
+        let f = try regionFilter("drop_shadow offset=[-25,15] blur=2 canvas=grow")
+        let out = f.apply(to: card(), executor: smallTiles)
         // The blur reaches floor(2 · 3.717) = 7 px: the shadow spans x −32…14, y 8…51.
         XCTAssertEqual(out.size, Size(width: 72, height: 52))
         XCTAssertEqual(f.outputSize(for: card().size), out.size)
@@ -23,28 +23,28 @@ final class DropShadowTests: XCTestCase {
     }
 
     func testShadowFarFromTheImageIsTheColourTimesTheAlpha() throws {
-        let f = try AreaTest.filter("drop_shadow offset=[-25,15] blur=1 color=[1,0,0,0.5] canvas=grow")
-        let out = f.apply(to: card(), executor: AreaTest.smallTiles)
+        let f = try regionFilter("drop_shadow offset=[-25,15] blur=1 color=[1,0,0,0.5] canvas=grow")
+        let out = f.apply(to: card(), executor: smallTiles)
         // blur 1 reaches 3 px, so the canvas grows 28 px left and the shadow's top-left lands at (3, 15).
         XCTAssertEqual(out.size, Size(width: 68, height: 48))
         // Output (18, 40) is left of the image (which starts at x = 28) and in the shadow of image
         // pixel (15, 25), whose 7×7 neighbourhood is opaque: the flat colour, premultiplied.
-        XCTAssertLessThan(AreaTest.difference(out[18, 40], Pixel(0.5, 0, 0, 0.5)), 1e-5)
+        XCTAssertLessThan(ImageComparison.distance(out[18, 40], Pixel(0.5, 0, 0, 0.5)), 1e-5)
         // The shadow of image pixel (15, 15), inside the half-transparent band: half of that.
-        XCTAssertLessThan(AreaTest.difference(out[18, 30], Pixel(0.25, 0, 0, 0.25)), 1e-5)
+        XCTAssertLessThan(ImageComparison.distance(out[18, 30], Pixel(0.25, 0, 0, 0.25)), 1e-5)
     }
 
     func testShadowIsCompositedUnderTheImage() throws {
-        let f = try AreaTest.filter("drop_shadow offset=[-5,15] blur=0 canvas=same")
+        let f = try regionFilter("drop_shadow offset=[-5,15] blur=0 canvas=same")
         let image = card()
-        let out = f.apply(to: image, executor: AreaTest.smallTiles)
+        let out = f.apply(to: image, executor: smallTiles)
         XCTAssertEqual(out.size, image.size)
         // Opaque pixels hide the shadow.
         XCTAssertEqual(out[20, 28], Pixel(1, 1, 1, 1))
         // Half-transparent band over a full shadow (image row 0 cast to row 15, opaque):
         // source-over: p + s·(1 − αp) with s = (0, 0, 0, 1/3).
         let s = Pixel(0, 0, 0, 1.0 / 3)
-        XCTAssertLessThan(AreaTest.difference(out[20, 15], (Pixel(0, 0, 0.5, 0.5) + s * 0.5)), 1e-6)
+        XCTAssertLessThan(ImageComparison.distance(out[20, 15], (Pixel(0, 0, 0.5, 0.5) + s * 0.5)), 1e-6)
         // Band rows 10–14 lie above the shadow (which starts at row 15): unchanged.
         XCTAssertEqual(out[20, 12], Pixel(0, 0, 0.5, 0.5))
         // The 5 rightmost columns: the shadow moved 5 px left, nothing casts there.
@@ -52,9 +52,9 @@ final class DropShadowTests: XCTestCase {
     }
 
     func testCanvasSameCutsTheShadowAndPercentOffsetsScale() throws {
-        let f = try AreaTest.filter("drop_shadow offset=[50%,-50%] blur=1")
+        let f = try regionFilter("drop_shadow offset=[50%,-50%] blur=1")
         XCTAssertEqual(f.outputSize(for: Size(width: 40, height: 30)), Size(width: 40, height: 30))
-        let grow = try AreaTest.filter("drop_shadow offset=[50%,-50%] blur=0 canvas=grow")
+        let grow = try regionFilter("drop_shadow offset=[50%,-50%] blur=0 canvas=grow")
         // 20 px right, 15 px up of a 40×30 image.
         XCTAssertEqual(grow.outputSize(for: Size(width: 40, height: 30)), Size(width: 60, height: 45))
     }
@@ -64,7 +64,7 @@ final class DropShadowTests: XCTestCase {
         // symmetric about the offset square's centre.
         var image = Image(width: 40, height: 40, fill: .zero)
         for y in 10..<14 { for x in 10..<14 { image[x, y] = Pixel(1, 1, 1, 1) } }
-        let out = try AreaTest.filter("drop_shadow offset=[10,10] blur=2 color=black").apply(to: image, executor: AreaTest.smallTiles)
+        let out = try regionFilter("drop_shadow offset=[10,10] blur=2 color=black").apply(to: image, executor: smallTiles)
         // Shadow square at 20…23; centre 21.5.
         for d in 0..<6 {
             XCTAssertEqual(out[21 - d, 21][3], out[22 + d, 21][3], accuracy: 1e-6)
@@ -79,14 +79,14 @@ final class DropShadowTests: XCTestCase {
     }
 
     func testDefaultsAndIdentity() throws {
-        let f = try AreaTest.filter("drop_shadow")
+        let f = try regionFilter("drop_shadow")
         guard let shadow = f as? DropShadowFilter else { return XCTFail("not a DropShadowFilter") }
         XCTAssertEqual(shadow.color, RGBA(0, 0, 0, 1.0 / 3))
         XCTAssertEqual(shadow.offset.x, Length(-25))
         XCTAssertEqual(shadow.offset.y, Length(15))
         XCTAssertFalse(shadow.growsCanvas)
-        XCTAssertTrue(try AreaTest.filter("drop_shadow color=transparent").isIdentity)
-        XCTAssertFalse(try AreaTest.filter("drop_shadow color=transparent canvas=grow").isIdentity)
+        XCTAssertTrue(try regionFilter("drop_shadow color=transparent").isIdentity)
+        XCTAssertFalse(try regionFilter("drop_shadow color=transparent canvas=grow").isIdentity)
         XCTAssertThrowsError(try ChainSyntax.parse("drop_shadow canvas=huge"))
     }
 }

@@ -116,7 +116,7 @@ final class ResizeFilterTests: XCTestCase {
     /// left out because libvips extends edges by copying where darkroom renormalises the kernel,
     /// and 8-bit files quantise both sides by up to half a level.
     func testAgreesWithVipsResize() throws {
-        let input = ImageComparison.smooth(width: 101, height: 77)
+        let input = TestImage.smooth(width: 101, height: 77)
         let reference = try ExternalTool.vips.run(input, ["resize", "$IN", "$OUT", "0.5", "--kernel", "lanczos3"])
         let ours = try makeFilter("resize width=\(reference.width) height=\(reference.height) fit=stretch", as: ResizeFilter.self)
             .apply(to: input, executor: smallTiles)
@@ -129,7 +129,7 @@ final class ResizeFilterTests: XCTestCase {
     /// Agreement with ImageMagick's `-filter Lanczos -resize` (a 3-lobe Lanczos, antialiased the
     /// same way) when enlarging. Same tolerance and reasons as for libvips.
     func testAgreesWithImageMagickResize() throws {
-        let input = ImageComparison.smooth(width: 40, height: 30)
+        let input = TestImage.smooth(width: 40, height: 30)
         let reference = try ExternalTool.convert.run(input, ["$IN", "-filter", "Lanczos", "-resize", "250%", "$OUT"])
         XCTAssertEqual(reference.size, Size(width: 100, height: 75))
         let ours = try makeFilter("resize scale=2.5", as: ResizeFilter.self).apply(to: input, executor: smallTiles)
@@ -141,7 +141,7 @@ final class ResizeFilterTests: XCTestCase {
 
     /// Every pixel a tile reads lies inside `inputRegion`: changing the input outside it leaves the tile alone.
     func testInputRegionCoversWhatATileReads() throws {
-        let input = ImageComparison.smooth(width: 64, height: 48)
+        let input = TestImage.smooth(width: 64, height: 48)
         let filter = try makeFilter("resize scale=0.45", as: ResizeFilter.self)
         assertInputRegionSuffices(filter, input: input, tile: Rect(x: 5, y: 3, width: 8, height: 6))
     }

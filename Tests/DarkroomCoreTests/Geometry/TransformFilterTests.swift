@@ -82,7 +82,7 @@ final class TransformFilterTests: XCTestCase {
     }
 
     func testMatrixMatchesTheEquivalentSteps() throws {
-        let big = ImageComparison.smooth(width: 30, height: 20)
+        let big = TestImage.smooth(width: 30, height: 20)
         let steps = try transform("scale=[1.5,0.75] translate=[4,3]", big)
         let matrix = try transform("matrix=[1.5,0,0,0.75,4,3]", big)
         XCTAssertLessThan(ImageComparison.maxDifference(steps, matrix), 1e-6)
@@ -128,7 +128,7 @@ final class TransformFilterTests: XCTestCase {
     }
 
     func testInputRegionCoversWhatATileReads() throws {
-        let big = ImageComparison.smooth(width: 48, height: 40)
+        let big = TestImage.smooth(width: 48, height: 40)
         let filter = try makeFilter("transform rotate=20deg scale=1.3 pivot=center", as: TransformFilter.self)
         assertInputRegionSuffices(filter, input: big, tile: Rect(x: 20, y: 10, width: 9, height: 7))
         let grow = try makeFilter("transform rotate=-50deg canvas=grow", as: TransformFilter.self)
@@ -142,7 +142,7 @@ final class TransformFilterTests: XCTestCase {
     /// map. vips' matrix is [a c b d] in our naming. Tolerance: mean absolute error below
     /// 0.75/255; both sides pass through 8-bit files.
     func testAgreesWithVipsAffine() throws {
-        let input = ImageComparison.smooth(width: 60, height: 40)
+        let input = TestImage.smooth(width: 60, height: 40)
         let (a, b, c, d) = (0.8, 0.35, -0.35, 0.8)
         let reference = try ExternalTool.vips.run(input, ["affine", "$IN", "$OUT", "\(a) \(c) \(b) \(d)",
                                                           "--interpolate", "bilinear", "--oarea", "0 0 60 40"])

@@ -1,8 +1,9 @@
 import DarkroomCore
 import Foundation
 
-/// A minimal reader and writer of binary Netpbm images (PGM `P5`, PPM `P6`, PAM `P7`), so that
-/// core tests can exchange images with `vips` and ImageMagick without the codecs module.
+/// A minimal reader and writer of binary Netpbm images (PGM `P5`, PPM `P6`, PAM `P7`, and PFM `PF`
+/// in PFM.swift), so that core tests can exchange images with `vips` and ImageMagick without the
+/// codecs module.
 ///
 /// Files hold straight (unpremultiplied) colour at 8 or 16 bits; `Image` holds premultiplied
 /// float, so writing unpremultiplies and reading premultiplies.
@@ -33,7 +34,8 @@ enum Netpbm {
         return data
     }
 
-    /// Reads P5, P6 or P7 (1 to 4 channels, 8 or 16 bits). Grey is spread to RGB; missing alpha is 1.
+    /// Reads P5, P6 or P7 (1 to 4 channels, 8 or 16 bits), or little-endian colour PF. Grey is
+    /// spread to RGB; missing alpha is 1.
     static func read(_ data: Data) throws -> Image {
         let bytes = [UInt8](data)
         var pos = 0
@@ -73,6 +75,13 @@ enum Netpbm {
                 default: _ = try token()
                 }
             }
+        case "PF":
+            (width, height) = (try number(), try number())
+            let scale = try token()
+            guard let s = Double(scale), s < 0 else {
+                throw FormatError(description: "expected a little-endian colour PFM, got scale \(scale)")
+            }
+            return try pfmBody(bytes[min(pos + 1, bytes.count)...], width: width, height: height)
         default:
             throw FormatError(description: "not a binary Netpbm file (magic \(magic))")
         }
