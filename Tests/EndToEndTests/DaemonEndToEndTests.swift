@@ -33,7 +33,9 @@ final class DaemonEndToEndTests: XCTestCase {
 
     func start(_ s: Scratch) throws -> DaemonProcess {
         let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")])
-        XCTAssertTrue(daemon.waitForNotification("READY=1"), "no READY=1; log:\n\(daemon.log)")
+        guard daemon.waitForNotification("READY=1") else {
+            throw DaemonDidNotStart(log: daemon.log)
+        }
         return daemon
     }
 
@@ -207,6 +209,12 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertEqual(s.files(in: "inbox"), ["old.png"], "the old folder is no longer watched")
         XCTAssertFalse(s.exists("out/thumbs/old.png"))
     }
+}
+
+/// `darkroom run` exited or never sent READY=1; the test cannot go on.
+struct DaemonDidNotStart: Error, CustomStringConvertible {
+    var log: String
+    var description: String { "darkroom run did not send READY=1; its output:\n\(log)" }
 }
 
 extension ISO8601DateFormatter {

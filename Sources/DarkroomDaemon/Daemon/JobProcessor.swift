@@ -42,7 +42,7 @@ struct JobProcessor: Sendable {
         }
         stats.withLock { report.status == .failed ? ($0.failed += 1) : ($0.processed += 1) }
         let line = JobLogLine.text(for: report, inputName: name)
-        let metadata: Logger.Metadata = ["watch": "\(layout.watch.name)", "report": "\(reportPath)"]
+        let metadata: Logger.Metadata = ["watch": "\(layout.watch.name)"]
         if report.status == .failed { logger.warning("\(line)", metadata: metadata) } else { logger.info("\(line)", metadata: metadata) }
         _ = dispose(job, status: report.status)
     }
