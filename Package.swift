@@ -51,7 +51,8 @@ let package = Package(
         ),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["DarkroomCodecs", "DarkroomCore"]),
+        // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.
+        .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,168 @@
+import DarkroomConfig
+import DarkroomCore
+import Dispatch
+import Foundation
+import Glibc
+import Logging
+
+/// The long-running service: watches the configured folders and processes every image that
+/// lands in them (see DESIGN.md §5 and the README's "Daemon" section).
+///
+/// Threads: the thread calling ``run()`` owns inotify and the settle check; a bounded pool of
+/// Dispatch workers runs jobs (tiles inside a job use the executor's concurrency); signals
+/// arrive on a serial Dispatch queue. They share only ``JobQueue`` and the lock-protected
+/// ``Control`` and statistics.
+public final class Daemon: Sendable {
+    private let initialConfig: DaemonConfig
+    private let configPath: String?
+    private let logger: Logger
+    private let control = Locked(Control())
+    private let stats = Locked(DaemonStats())
+    private let notifier = SystemdNotifier()
+
+    /// How long SIGTERM waits for the files being processed before exiting anyway (their inputs
+    /// stay in place and are processed at the next start). Below systemd's default stop timeout.
+    public static let drainSeconds = 60.0
+
+    /// Requests from signal handlers to the watcher thread.
+    private struct Control: Sendable {
+        var stopSignal: Int32?
+        var pendingConfig: DaemonConfig?
+    }
+
+    /// `configPath` is the file SIGHUP reloads (nil: the built-in default, nothing to reload).
+    public init(config: DaemonConfig, configPath: String?, logger: Logger) {
+        initialConfig = config
+        self.configPath = configPath
+        self.logger = logger
+    }
+
+    /// Runs until SIGTERM or SIGINT, then finishes the files in flight and returns the exit code:
+    /// 0 after a clean stop, 1 when the daemon could not start.
+    public func run() -> Int32 {
+        let signalQueue = DispatchQueue(label: "darkroom.signals")
+        let sources = installSignalHandlers(on: signalQueue)
+        defer { sources.forEach { $0.cancel() } }
+
+        let processor = JobProcessor(logger: logger, stats: stats, executor: TileExecutor())
+        let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) {
+            [notifier, stats] job in
+            processor.process(job)
+            notifier.send("STATUS=" + Self.statusLine(stats.current, pending: nil))
+        }
+        let loop: WatchLoop
+        do throws(FileError) {
+            loop = try WatchLoop(queue: queue, logger: logger)
+            try loop.install(initialConfig)
+        } catch {
+            logger.critical("\(error)")
+            return 1
+        }
+        guard loop.activeWatchCount > 0 else {
+            logger.critical("no watch could be started; see the errors above")
+            return 1
+        }
+        logStart(initialConfig)
+        notifier.send("READY=1\nSTATUS=" + Self.statusLine(stats.current, pending: queue.pendingCount))
+
+        var lastWatchdog = DispatchTime.now().uptimeNanoseconds
+        while true {
+            let (stop, newConfig): (Int32?, DaemonConfig?) = control.withLock { c in
+                defer { c.pendingConfig = nil }
+                return (c.stopSignal, c.pendingConfig)
+            }
+            if let stop {
+                logger.notice("received \(Self.signalName(stop)); finishing the files in progress")
+                break
+            }
+            if let newConfig { apply(newConfig, to: loop) }
+            loop.pollOnce()
+            if let interval = notifier.watchdogInterval {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if Double(now - lastWatchdog) / 1e9 >= interval {
+                    notifier.send("WATCHDOG=1")
+                    lastWatchdog = now
+                }
+            }
+        }
+
+        notifier.send("STOPPING=1")
+        loop.stopTimer()
+        let inFlight = queue.inFlightCount
+        let finished = queue.stop(waitingUpTo: Self.drainSeconds)
+        if !finished {
+            let left = queue.inFlightCount
+            logger.warning("\(left) of \(inFlight) files still in progress after \(Int(Self.drainSeconds)) s; they stay in place and are processed at the next start")
+        }
+        let s = stats.current
+        logger.notice("stopped: \(s.processed) processed, \(s.failed) failed")
+        return 0
+    }
+
+    private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop) {
+        do throws(FileError) {
+            try loop.install(newConfig)
+        } catch {
+            logger.critical("reload: \(error); stopping")
+            control.withLock { $0.stopSignal = SIGTERM }
+            return
+        }
+        LogSetup.update(newConfig.log)
+        logger.notice("configuration reloaded from \(configPath ?? "?")")
+        logStart(newConfig)
+        notifier.send("READY=1\nSTATUS=" + Self.statusLine(stats.current, pending: nil))
+    }
+
+    private func logStart(_ config: DaemonConfig) {
+        let watches = config.watches.map { "\($0.name) (\($0.path), \($0.outputs.count) outputs)" }
+        let list = watches.joined(separator: ", ")
+        logger.notice("darkroom \(DarkroomVersion.string) watching \(list); \(config.workers) workers, queue \(config.queueCapacity)")
+    }
+
+    /// Signals arrive as Dispatch events, not in a signal handler, so the handlers may lock and log.
+    private func installSignalHandlers(on queue: DispatchQueue) -> [any DispatchSourceSignal] {
+        var sources = [any DispatchSourceSignal]()
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler { [self] in
+                if sig == SIGHUP { reloadConfig() } else { control.withLock { $0.stopSignal = sig } }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        return sources
+    }
+
+    /// Loads the config file again; a valid one is handed to the watcher thread, an invalid one
+    /// is explained and the running config kept.
+    private func reloadConfig() {
+        guard let configPath else {
+            logger.warning("SIGHUP: started without a config file, nothing to reload")
+            return
+        }
+        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
+        do throws(ConfigError) {
+            let config = try ConfigLoader.load(path: configPath)
+            control.withLock { $0.pendingConfig = config }
+        } catch {
+            for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }
+            logger.error("SIGHUP: \(configPath) is not valid; keeping the running configuration")
+            notifier.send("READY=1")
+        }
+    }
+
+    static func statusLine(_ s: DaemonStats, pending: Int?) -> String {
+        var line = "\(s.processed) processed, \(s.failed) failed"
+        if let pending { line += ", \(pending) queued" }
+        return line
+    }
+
+    static func signalName(_ sig: Int32) -> String {
+        switch sig {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        default: "signal \(sig)"
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import DarkroomConfig
+import Dispatch
+import Foundation
+import Logging
+
+/// Turns inotify events and folder scans into settled files submitted to the job queue.
+///
+/// Two threads share it. The thread calling ``Daemon/run()`` owns inotify (libinotifytools is
+/// not thread-safe): it waits for events, watches new folders and rescans. A timer on a serial
+/// Dispatch queue checks every 50 ms which files have settled and submits them. They share
+/// only `shared`, behind its lock.
+final class WatchLoop: Sendable {
+    /// Touched only by the inotify thread (see the type's comment), hence `nonisolated(unsafe)`.
+    private nonisolated(unsafe) let watcher: InotifyWatcher
+    private let queue: JobQueue<DaemonJob>
+    private let logger: Logger
+    private let shared: Locked<Shared>
+    private let timerQueue = DispatchQueue(label: "darkroom.settle")
+    private nonisolated(unsafe) var timer: (any DispatchSourceTimer)?
+    static let tickMilliseconds = 50
+
+    private struct Shared: Sendable {
+        var watches: WatchSet
+        var tracker: SettleTracker
+        /// Files may be waiting unseen because the queue or the tracker was full: the folders'
+        /// files are listed again (by the settle timer) once there is room.
+        var rescanNeeded = false
+        /// The kernel dropped events, so folders may be unwatched too: the inotify thread
+        /// watches and scans everything again.
+        var fullRescanNeeded = false
+    }
+
+    init(queue: JobQueue<DaemonJob>, logger: Logger) throws(FileError) {
+        watcher = try InotifyWatcher()
+        self.queue = queue
+        self.logger = logger
+        shared = Locked(Shared(watches: WatchSet(layouts: [], limits: Limits(), configSHA256: ""),
+                               tracker: SettleTracker(capacity: 1)))
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Number of watches in use (a watch whose folders cannot be created is left out).
+    var activeWatchCount: Int { shared.current.watches.layouts.count }
+
+    /// Installs `config`: drops every watch and every settling file, creates the folders,
+    /// watches them and considers what is already there (files dropped from the tracker are
+    /// found again). Queued jobs keep the config they were queued under. Inotify thread only.
+    func install(_ config: DaemonConfig) throws(FileError) {
+        if !watcher.watchedFolders.isEmpty { try watcher.removeAll() }
+        var layouts = [WatchLayout]()
+        for watch in config.watches {
+            do throws(FileError) {
+                try FileIO.createDirectory(watch.path)
+                for folder in [watch.failedDirectory, watch.reportsDirectory] { try FileIO.createDirectory(folder) }
+                if watch.onSuccess == .move { try FileIO.createDirectory(watch.doneDirectory) }
+            } catch {
+                logger.error("watch \(watch.name): \(error); this watch is not started")
+                continue
+            }
+            layouts.append(WatchLayout(watch, among: config.watches))
+        }
+        shared.withLock { s in
+            s.watches = WatchSet(layouts: layouts, limits: config.limits, configSHA256: SHA256.hex(config.sourceText))
+            s.tracker = SettleTracker(capacity: config.queueCapacity)
+            s.rescanNeeded = false
+            s.fullRescanNeeded = false
+        }
+        queue.setLimits(capacity: config.queueCapacity, workers: config.workers)
+        for layout in layouts { watchAndScan(folder: layout.watch.path, layout: layout) }
+        startTimer()
+    }
+
+    /// Waits up to a second for an event and handles it; after an overflow, watches and scans
+    /// everything again. Inotify thread only.
+    func pollOnce() {
+        if let event = watcher.next(timeoutSeconds: 1) { handle(event) }
+        let rescan: [WatchLayout]? = shared.withLock { s in
+            guard s.fullRescanNeeded else { return nil }
+            s.fullRescanNeeded = false
+            return s.watches.layouts
+        }
+        for layout in rescan ?? [] { watchAndScan(folder: layout.watch.path, layout: layout) }
+    }
+
+    /// Stops submitting settled files (at shutdown).
+    func stopTimer() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    private func handle(_ event: WatchEvent) {
+        switch event {
+        case .file(let path):
+            consider(path, status: nil)
+        case .folder(let path):
+            let layouts = shared.current.watches.layouts
+            if let layout = layouts.first(where: { $0.watchesFolder(path) }) { watchAndScan(folder: path, layout: layout) }
+        case .overflow:
+            logger.warning("the kernel's inotify queue overflowed; rescanning the watched folders")
+            shared.withLock { $0.fullRescanNeeded = true }
+        }
+    }
+
+    /// Watches `folder` (and, for a recursive watch, its subfolders) and considers every file
+    /// in it. Watching comes first, so a file landing during the scan is seen by one or the
+    /// other. Inotify thread only.
+    private func watchAndScan(folder: String, layout: WatchLayout) {
+        scan(folder: folder, layout: layout) { folder in
+            do throws(FileError) {
+                try watcher.watch(folder: folder)
+            } catch {
+                let hint = error.errno == ENOSPC ? " (raise fs.inotify.max_user_watches)" : ""
+                logger.error("\(error)\(hint)")
+            }
+        }
+    }
+
+    /// Considers every file in `folder` and, for a recursive watch, its subfolders, calling
+    /// `visit` on each folder first.
+    private func scan(folder: String, layout: WatchLayout, visit: (String) -> Void) {
+        guard layout.watchesFolder(folder) else { return }
+        visit(folder)
+        guard let names = FileIO.list(folder) else { return }
+        for name in names.sorted() {
+            let path = folder == "/" ? "/" + name : folder + "/" + name
+            // Cheap checks first: a folder of thousands of waiting files is listed again and again.
+            if queue.contains(path) || shared.withLock({ $0.tracker.contains(path) }) { continue }
+            guard let status = FileStatus.of(path) else { continue }
+            if status.isDirectory {
+                if layout.watch.recursive { scan(folder: path, layout: layout, visit: visit) }
+            } else if status.isRegularFile {
+                consider(path, status: status)
+            }
+        }
+    }
+
+    /// Starts the settle wait for an input candidate.
+    private func consider(_ path: String, status: FileStatus?) {
+        guard !queue.contains(path), let current = status ?? FileStatus.of(path), current.isRegularFile else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        shared.withLock { s in
+            guard let layout = s.watches.layout(for: path), layout.accepts(path) else { return }
+            if !s.tracker.observe(path, status: current, settleMilliseconds: layout.watch.settleMilliseconds, now: now) {
+                s.rescanNeeded = true
+            }
+        }
+    }
+
+    private func startTimer() {
+        guard timer == nil else { return }
+        let t = DispatchSource.makeTimerSource(queue: timerQueue)
+        t.schedule(deadline: .now(), repeating: .milliseconds(Self.tickMilliseconds), leeway: .milliseconds(10))
+        t.setEventHandler { [weak self] in self?.submitSettled() }
+        t.resume()
+        timer = t
+    }
+
+    /// Submits the files that have settled; a full queue leaves them for a rescan, which
+    /// happens here once the queue has room again. Settle timer only.
+    private func submitSettled() {
+        let rescan: [WatchLayout]? = shared.withLock { s in
+            guard s.rescanNeeded, queue.freeCapacity * 2 >= s.tracker.capacity,
+                  s.tracker.count * 2 < s.tracker.capacity else { return nil }
+            s.rescanNeeded = false
+            return s.watches.layouts
+        }
+        for layout in rescan ?? [] { scan(folder: layout.watch.path, layout: layout) { _ in } }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (paths, watches) = shared.withLock { s in
+            (s.tracker.isEmpty ? [] : s.tracker.settled(now: now, status: FileStatus.of), s.watches)
+        }
+        var full = false
+        for path in paths {
+            guard let layout = watches.layout(for: path), let relative = layout.relativePath(of: path) else { continue }
+            let job = DaemonJob(path: path, relative: relative, layout: layout, limits: watches.limits,
+                                configSHA256: watches.configSHA256, queuedAt: Date())
+            if queue.submit(job, key: path) == .full { full = true }
+        }
+        if full { shared.withLock { $0.rescanNeeded = true } }
+    }
+}

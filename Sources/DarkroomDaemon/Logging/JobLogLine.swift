@@ -1,0 +1,44 @@
+/// The one line a person reads per processed file:
+/// `photo.jpg → thumbs/photo.jpg (720×480, 84 KB), postcards/photo.png (1200×800, 1.3 MB) in 0.42 s`
+/// or `photo.jpg failed: truncated: JPEG data ends early`.
+public enum JobLogLine {
+    public static func text(for report: JobReport, inputName: String) -> String {
+        switch report.status {
+        case .failed:
+            let error = report.error.map { "\($0.code): \($0.message)" } ?? "unknown error"
+            return "\(inputName) failed: \(error)"
+        case .skipped:
+            return "\(inputName) skipped: no outputs configured"
+        case .ok:
+            let outputs = report.outputs.map { o in
+                "\(shortPath(o.path)) (\(o.width)×\(o.height), \(byteCount(o.bytes)))"
+            }
+            return "\(inputName) → \(outputs.joined(separator: ", ")) in \(seconds(report.timings.total))"
+        }
+    }
+
+    /// The last folder and the file name: enough to tell outputs apart at a glance.
+    static func shortPath(_ path: String) -> String {
+        path.split(separator: "/").suffix(2).joined(separator: "/")
+    }
+
+    /// Decimal units, as `ls -h --si` and file managers show them.
+    static func byteCount(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return "\(Int((Double(bytes) / 1000).rounded())) KB" }
+        return "\(oneDecimal(Double(bytes) / 1e6)) MB"
+    }
+
+    static func seconds(_ s: Double) -> String { "\(twoDecimals(s)) s" }
+
+    private static func oneDecimal(_ v: Double) -> String {
+        let tenths = Int((v * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private static func twoDecimals(_ v: Double) -> String {
+        let hundredths = Int((v * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// What became of one input: the JSON file written next to every processed image.
+///
+/// The JSON keys are snake_case and stable (people parse these with `jq`); a key whose value is
+/// unknown is written as `null`, never left out. Dates are ISO-8601 in UTC with milliseconds,
+/// durations are seconds. See ``JobReport/schemaVersion`` for the version of this layout.
+public struct JobReport: Codable, Sendable, Equatable {
+    /// Raised when a key changes meaning or disappears; new keys do not raise it.
+    public static let currentSchemaVersion = 1
+
+    public enum Status: String, Codable, Sendable {
+        /// Every output was written.
+        case ok
+        /// The input could not be read or decoded, a chain could not be built, or an output
+        /// could not be written; `error` says which.
+        case failed
+        /// There was nothing to do (the watch has no outputs).
+        case skipped
+    }
+
+    public var schemaVersion: Int
+    /// The watch the input arrived in (`process` uses the name it was given).
+    public var watch: String
+    public var input: Input
+    /// Outputs written, in the order of the config.
+    public var outputs: [Output]
+    public var timings: Timings
+    public var status: Status
+    /// Set when `status` is `failed`.
+    public var error: ReportError?
+    public var darkroomVersion: String
+    /// SHA-256 of the config text the daemon ran with; nil outside the daemon.
+    public var configSHA256: String?
+
+    public init(watch: String, input: Input, outputs: [Output] = [], timings: Timings,
+                status: Status, error: ReportError? = nil, configSHA256: String? = nil) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.watch = watch
+        self.input = input
+        self.outputs = outputs
+        self.timings = timings
+        self.status = status
+        self.error = error
+        self.darkroomVersion = DarkroomVersion.string
+        self.configSHA256 = configSHA256
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion = "schema_version", watch, input, outputs, timings, status, error
+        case darkroomVersion = "darkroom_version", configSHA256 = "config_sha256"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(schemaVersion, forKey: .schemaVersion)
+        try c.encode(watch, forKey: .watch)
+        try c.encode(input, forKey: .input)
+        try c.encode(outputs, forKey: .outputs)
+        try c.encode(timings, forKey: .timings)
+        try c.encode(status, forKey: .status)
+        try c.encode(error, forKey: .error)
+        try c.encode(darkroomVersion, forKey: .darkroomVersion)
+        try c.encode(configSHA256, forKey: .configSHA256)
+    }
+
+    /// The input file as it was read.
+    public struct Input: Codable, Sendable, Equatable {
+        public var path: String
+        public var bytes: Int
+        /// Lowercase hex; nil when the file could not be read.
+        public var sha256: String?
+        /// `png` or `jpeg` when recognised.
+        public var format: String?
+        public var width: Int?
+        public var height: Int?
+        /// As the codec names it (`srgb`, `gray`, `cmyk`, …).
+        public var colorSpace: String?
+        /// EXIF orientation 1…8 (1 when absent).
+        public var orientation: Int?
+
+        public init(path: String, bytes: Int = 0, sha256: String? = nil, format: String? = nil,
+                    width: Int? = nil, height: Int? = nil, colorSpace: String? = nil, orientation: Int? = nil) {
+            (self.path, self.bytes, self.sha256, self.format) = (path, bytes, sha256, format)
+            (self.width, self.height, self.colorSpace, self.orientation) = (width, height, colorSpace, orientation)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case path, bytes, sha256, format, width, height, colorSpace = "color_space", orientation
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(path, forKey: .path)
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(sha256, forKey: .sha256)
+            try c.encode(format, forKey: .format)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(colorSpace, forKey: .colorSpace)
+            try c.encode(orientation, forKey: .orientation)
+        }
+    }
+
+    /// One written image.
+    public struct Output: Codable, Sendable, Equatable {
+        public var path: String
+        public var format: String
+        public var width: Int
+        public var height: Int
+        public var bytes: Int
+        /// Every filter of the chain as it ran, identity filters included.
+        public var chain: [ChainStep]
+        /// The seed `random` parameters were drawn with; rerun with it to get the same output.
+        public var seed: UInt64
+        /// Wall time of each compiled stage (fused colour filters share one stage).
+        public var stages: [Stage]
+
+        public init(path: String, format: String, width: Int, height: Int, bytes: Int,
+                    chain: [ChainStep], seed: UInt64, stages: [Stage]) {
+            (self.path, self.format, self.width, self.height, self.bytes) = (path, format, width, height, bytes)
+            (self.chain, self.seed, self.stages) = (chain, seed, stages)
+        }
+    }
+
+    /// One filter with every parameter resolved (defaults filled in, random values drawn).
+    public struct ChainStep: Codable, Sendable, Equatable {
+        public var filter: String
+        public var parameters: [String: ReportValue]
+        /// Names of the parameters drawn at random, sorted.
+        public var random: [String]
+
+        public init(filter: String, parameters: [String: ReportValue], random: [String]) {
+            (self.filter, self.parameters, self.random) = (filter, parameters, random)
+        }
+    }
+
+    public struct Stage: Codable, Sendable, Equatable {
+        public var filters: [String]
+        public var seconds: Double
+
+        public init(filters: [String], seconds: Double) { (self.filters, self.seconds) = (filters, seconds) }
+    }
+
+    /// When the job was queued, started and finished; how long decoding, encoding (all
+    /// outputs together) and the whole job (started to finished) took, in seconds.
+    public struct Timings: Codable, Sendable, Equatable {
+        public var queued: Date
+        public var started: Date
+        public var finished: Date
+        public var decode: Double
+        public var encode: Double
+        public var total: Double
+
+        public init(queued: Date, started: Date, finished: Date, decode: Double, encode: Double, total: Double) {
+            (self.queued, self.started, self.finished) = (queued, started, finished)
+            (self.decode, self.encode, self.total) = (decode, encode, total)
+        }
+
+        enum CodingKeys: String, CodingKey { case queued, started, finished, decode, encode, total }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func date(_ key: CodingKeys) throws -> Date {
+                let text = try c.decode(String.self, forKey: key)
+                guard let d = ISOTime.parse(text) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not an ISO-8601 date: \(text)")
+                }
+                return d
+            }
+            queued = try date(.queued)
+            started = try date(.started)
+            finished = try date(.finished)
+            decode = try c.decode(Double.self, forKey: .decode)
+            encode = try c.decode(Double.self, forKey: .encode)
+            total = try c.decode(Double.self, forKey: .total)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(ISOTime.format(queued), forKey: .queued)
+            try c.encode(ISOTime.format(started), forKey: .started)
+            try c.encode(ISOTime.format(finished), forKey: .finished)
+            try c.encode(decode, forKey: .decode)
+            try c.encode(encode, forKey: .encode)
+            try c.encode(total, forKey: .total)
+        }
+    }
+}
+
+/// Why a job failed: a stable machine code and a sentence for people.
+///
+/// Codes: the codec's (`not_an_image`, `corrupt`, `truncated`, `unsupported`, `too_large`,
+/// `io`, `encode_failed`) and the daemon's (`read_failed`, `chain_failed`, `write_failed`).
+public struct ReportError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) { (self.code, self.message) = (code, message) }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Reading and writing reports as files.
+extension JobReport {
+    /// Pretty-printed JSON with sorted keys and a final newline, so two reports diff cleanly.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data([0x0A])
+    }
+
+    /// ``jsonData()`` as bytes; encoding plain values with finite numbers cannot fail.
+    public func jsonBytes() -> [UInt8] {
+        Array((try? jsonData()) ?? Data("{}\n".utf8))
+    }
+
+    /// The one-line summary the daemon logs for this job (see ``JobLogLine``).
+    public var summaryLine: String {
+        JobLogLine.text(for: self, inputName: FileIO.fileName(of: input.path))
+    }
+
+    /// Writes the report atomically (see ``AtomicFile``).
+    public func write(to path: String) throws(FileError) {
+        try AtomicFile.write(jsonBytes(), to: path)
+    }
+
+    /// The report at `path`, or nil when it is missing or unreadable as a report.
+    public static func read(from path: String) -> JobReport? {
+        guard let bytes = try? FileIO.read(path, maxBytes: 16 << 20) else { return nil }
+        return try? JSONDecoder().decode(JobReport.self, from: Data(bytes))
+    }
+}

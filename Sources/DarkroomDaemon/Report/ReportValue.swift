@@ -1,0 +1,46 @@
+import DarkroomCore
+
+/// A parameter value as the report writes it: JSON numbers for numbers (angles in degrees,
+/// lengths in pixels), strings for choices, colours (`#rrggbbaa`) and percentages (`12.5%`),
+/// arrays for points and number lists.
+public enum ReportValue: Codable, Sendable, Equatable {
+    case number(Double)
+    case bool(Bool)
+    case string(String)
+    case array([ReportValue])
+
+    /// The report form of a resolved value; `kind` tells angles (stored in radians) apart.
+    public init(_ value: ParameterValue, kind: ParameterKind?) {
+        switch value {
+        case .number(let v): self = .number(kind == .angle ? v * 180 / .pi : v)
+        case .length(let l): self = ReportValue(l)
+        case .point(let x, let y): self = .array([ReportValue(x), ReportValue(y)])
+        case .bool(let b): self = .bool(b)
+        case .color(let c): self = .string(c.description)
+        case .choice(let s): self = .string(s)
+        case .numbers(let v): self = .array(v.map(ReportValue.number))
+        }
+    }
+
+    private init(_ length: Length) {
+        self = length.isPercent ? .string(length.description) : .number(length.value)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else { self = .array(try c.decode([ReportValue].self)) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .number(let v): try c.encode(v)
+        case .bool(let b): try c.encode(b)
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Glibc
+
+/// What `stat(2)` says about a path, reduced to what the watcher and the settle check need.
+public struct FileStatus: Sendable, Equatable {
+    public var size: Int
+    /// Modification time in nanoseconds since the epoch.
+    public var modifiedNanoseconds: Int64
+    public var isRegularFile: Bool
+    public var isDirectory: Bool
+
+    public init(size: Int, modifiedNanoseconds: Int64, isRegularFile: Bool, isDirectory: Bool) {
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.isRegularFile = isRegularFile
+        self.isDirectory = isDirectory
+    }
+
+    /// The status of `path` without following a final symbolic link; nil when it is gone.
+    public static func of(_ path: String) -> FileStatus? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        let type = st.st_mode & S_IFMT
+        return FileStatus(size: Int(st.st_size),
+                          modifiedNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                          isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR)
+    }
+}

@@ -1,0 +1,64 @@
+/// Holds files that were announced (closed after writing, moved in, or found by a scan) until
+/// their size and modification time have stayed the same for the watch's settle time, so a file
+/// still being written by a slow or bursty writer is not taken half-done.
+///
+/// Bounded: at `capacity` it refuses new files and the caller falls back to a rescan later.
+/// Not thread-safe; the watcher thread owns it.
+public struct SettleTracker: Sendable {
+    public let capacity: Int
+    private var entries: [String: Entry] = [:]
+    private var sequence = 0
+
+    private struct Entry: Sendable {
+        var status: FileStatus
+        /// When `status` was first seen, in monotonic nanoseconds.
+        var since: UInt64
+        var settleNanoseconds: UInt64
+        var order: Int
+    }
+
+    public init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+    public func contains(_ path: String) -> Bool { entries[path] != nil }
+
+    /// Starts (or continues) watching `path` as seen now. Returns false when the tracker is
+    /// full and the file was not taken.
+    public mutating func observe(_ path: String, status: FileStatus, settleMilliseconds: Int, now: UInt64) -> Bool {
+        if var entry = entries[path] {
+            if entry.status != status { (entry.status, entry.since) = (status, now) }
+            entries[path] = entry
+            return true
+        }
+        guard entries.count < capacity else { return false }
+        sequence += 1
+        entries[path] = Entry(status: status, since: now,
+                              settleNanoseconds: UInt64(max(0, settleMilliseconds)) * 1_000_000, order: sequence)
+        return true
+    }
+
+    /// Files unchanged for their settle time, oldest announcement first; they leave the
+    /// tracker. A file that changed starts its wait again; a file that vanished, or is no longer
+    /// a regular file, is dropped.
+    public mutating func settled(now: UInt64, status: (String) -> FileStatus?) -> [String] {
+        var ready = [(order: Int, path: String)]()
+        for (path, var entry) in entries {
+            guard let current = status(path), current.isRegularFile else {
+                entries[path] = nil
+                continue
+            }
+            if current != entry.status {
+                (entry.status, entry.since) = (current, now)
+                entries[path] = entry
+            } else if now >= entry.since + entry.settleNanoseconds {
+                ready.append((entry.order, path))
+                entries[path] = nil
+            }
+        }
+        return ready.sorted { $0.order < $1.order }.map(\.path)
+    }
+
+    /// Forgets every file (after a reload; the rescan that follows finds them again).
+    public mutating func removeAll() { entries.removeAll() }
+}

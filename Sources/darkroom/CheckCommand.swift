@@ -1,0 +1,25 @@
+import ArgumentParser
+import DarkroomConfig
+
+/// `darkroom check FILE`: validates a config and prints every error at once.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a config file without running it.",
+        discussion: "Prints every error with its file:line:column, and exits 1 if there is any."
+    )
+
+    @Argument(help: "The YAML config to check.", completion: .file(extensions: ["yaml", "yml"]))
+    var file: String
+
+    func run() throws {
+        do {
+            let config = try ConfigLoader.load(path: file)
+            let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
+            print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)")
+        } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import DarkroomDaemon
+
+/// The `darkroom` command: a daemon that turns folders into image pipelines, and the tools
+/// around it.
+@main
+struct Darkroom: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "darkroom",
+        abstract: "Turns folders into image pipelines.",
+        discussion: """
+            A YAML config maps watched folders to filter chains. `darkroom run` watches them and \
+            writes an output image per chain and a JSON report per input. `darkroom process` runs \
+            a chain once over files, `darkroom filters` lists the filters, `darkroom check` \
+            validates a config.
+            """,
+        version: DarkroomVersion.string,
+        subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, CheckCommand.self]
+    )
+}

@@ -1,0 +1,35 @@
+import Foundation
+import DarkroomCore
+
+/// Human-readable listing of filter descriptors, grouped by first category.
+enum FilterHelpText {
+    static func render(_ descriptors: [FilterDescriptor]) -> String {
+        var lines = [String]()
+        let groups = Dictionary(grouping: descriptors) { $0.categories.first ?? "other" }
+        for category in groups.keys.sorted() {
+            lines.append("\(category.uppercased())")
+            for d in groups[category]!.sorted(by: { $0.name < $1.name }) {
+                lines.append("  \(d.name) — \(d.displayName). \(d.description)")
+                for p in d.parameters { lines.append("      " + parameterLine(p)) }
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func parameterLine(_ p: ParameterDescriptor) -> String {
+        var kind = p.kind.name
+        if case .choice(let options) = p.kind { kind = options.joined(separator: "|") }
+        var facts = [kind]
+        if let d = p.defaultValue { facts.append("default \(d)") }
+        if !p.rangeText.isEmpty { facts.append(p.rangeText) }
+        if let lo = p.sliderMinimum, let hi = p.sliderMaximum { facts.append("slider \(fmt(lo))…\(fmt(hi))") }
+        if let unit = p.unit { facts.append(unit) }
+        return p.name.padding(toLength: 14, withPad: " ", startingAt: 0) + " " + facts.joined(separator: ", ")
+            + (p.description.isEmpty ? "" : " — " + p.description)
+    }
+
+    private static func fmt(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(format: "%.4g", v)
+    }
+}

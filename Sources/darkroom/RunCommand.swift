@@ -1,0 +1,36 @@
+import ArgumentParser
+import DarkroomConfig
+import DarkroomDaemon
+import Foundation
+import Logging
+
+/// `darkroom run`: the daemon.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Watch the configured folders and process every image that lands in them.",
+        discussion: """
+            Without --config, watches ./inbox and writes 1200-pixel JPEGs to ./outbox, with \
+            reports in ./reports. SIGTERM or SIGINT finishes the files in flight and exits 0; \
+            SIGHUP reloads the config (an invalid one is logged and the old one kept).
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The YAML config file.", completion: .file(extensions: ["yaml", "yml"]))
+    var config: String?
+
+    func run() throws {
+        let loaded: DaemonConfig
+        do {
+            loaded = try config.map { try ConfigLoader.load(path: $0) }
+                ?? ConfigLoader.defaultConfig(baseDirectory: FileManager.default.currentDirectoryPath)
+        } catch {
+            printError(error.description)
+            throw ExitCode(78)  // EX_CONFIG: systemd will not restart-loop on a bad config.
+        }
+        LogSetup.bootstrap(loaded.log)
+        let logger = Logger(label: "darkroom")
+        let code = Daemon(config: loaded, configPath: config, logger: logger).run()
+        if code != 0 { throw ExitCode(code) }
+    }
+}

@@ -1,0 +1,138 @@
+import DarkroomCodecs
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+import XCTest
+@testable import DarkroomDaemon
+
+final class JobRunnerTests: XCTestCase {
+    let runner = JobRunner(limits: Limits(), executor: TileExecutor(concurrency: 2))
+
+    func testWritesEveryOutputAndReportsInputOutputsAndChain() throws {
+        let folder = TemporaryFolder()
+        let bytes = try encodedCard(width: 40, height: 30, format: .png)
+        let input = folder.write("in/card.png", bytes)
+        let outputs = [
+            OutputConfig(pathTemplate: folder.file("out/{watch}/{stem}.jpg"), format: .jpeg, quality: 85,
+                         chain: try chain([("sepia", [("intensity", .scalar("0.5"))])])),
+            OutputConfig(pathTemplate: folder.file("out/{stem}-{ext}.png"), format: .png,
+                         chain: try chain([("hue", [("angle", .scalar("90deg"))]), ("invert", [])])),
+        ]
+        let report = runner.run(inputPath: input, watchName: "photos", outputs: outputs, seed: 7)
+
+        XCTAssertEqual(report.status, .ok, report.error?.description ?? "")
+        XCTAssertNil(report.error)
+        XCTAssertEqual(report.input.path, input)
+        XCTAssertEqual(report.input.bytes, bytes.count)
+        XCTAssertEqual(report.input.sha256, SHA256.hex(bytes))
+        XCTAssertEqual(report.input.format, "png")
+        XCTAssertEqual(report.input.width, 40)
+        XCTAssertEqual(report.input.height, 30)
+
+        XCTAssertEqual(report.outputs.map(\.path), [folder.file("out/photos/card.jpg"), folder.file("out/card-png.png")])
+        for output in report.outputs {
+            let written = try FileIO.read(output.path)
+            XCTAssertEqual(written.count, output.bytes)
+            let info = try ImageCodec.readInfo(written)
+            XCTAssertEqual([info.width, info.height], [40, 30])
+            XCTAssertEqual(info.format.rawValue, output.format)
+            XCTAssertEqual(output.seed, 7)
+        }
+        XCTAssertEqual(report.outputs[0].chain.map(\.filter), ["sepia"])
+        XCTAssertEqual(report.outputs[0].chain[0].parameters["intensity"], .number(0.5))
+        XCTAssertEqual(report.outputs[1].chain[0].parameters["angle"], .number(90))
+        XCTAssertEqual(report.outputs[1].stages.map(\.filters), [["hue", "invert"]], "fused colour filters are one stage")
+        XCTAssertEqual(folder.listing("out"), ["card-png.png", "photos/card.jpg"], "no temporary files left")
+        XCTAssertEqual(FileStatus.of(input)?.size, bytes.count, "the runner leaves the input where it is")
+    }
+
+    func testRandomParametersAreDrawnFromTheSeedAndRecorded() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/card.jpg", try encodedCard(width: 16, height: 16, format: .jpeg))
+        let outputs = [OutputConfig(pathTemplate: folder.file("out/{stem}.png"), format: .png,
+                                    chain: try chain([("sepia", [("intensity", .scalar("random"))])]))]
+        let a = runner.run(inputPath: input, watchName: "w", outputs: outputs, seed: 123)
+        let b = runner.run(inputPath: input, watchName: "w", outputs: outputs, seed: 123)
+        XCTAssertEqual(a.status, .ok)
+        XCTAssertEqual(a.outputs[0].chain[0].random, ["intensity"])
+        XCTAssertEqual(a.outputs[0].chain, b.outputs[0].chain, "same seed, same draw")
+        guard case .number(let drawn)? = a.outputs[0].chain[0].parameters["intensity"] else { return XCTFail("no intensity") }
+        XCTAssertTrue((0...1).contains(drawn))
+
+        let fresh = runner.run(inputPath: input, watchName: "w", outputs: outputs, seed: nil)
+        XCTAssertLessThan(fresh.outputs[0].seed, 1 << 53, "a fresh seed prints exactly in jq")
+    }
+
+    func testBadInputsFailWithTheCodecsCode() throws {
+        let folder = TemporaryFolder()
+        let png = try encodedCard(width: 64, height: 64, format: .png)
+        let jpeg = try encodedCard(width: 64, height: 64, format: .jpeg)
+        var corrupt = jpeg
+        for i in 200..<min(corrupt.count, 600) { corrupt[i] = 0xFF }  // scramble headers and data after SOI
+        let cases: [(String, [UInt8], Set<String>)] = [
+            ("notes.jpg", Array("just some text, not a picture\n".utf8), ["not_an_image"]),
+            ("cut.png", Array(png.prefix(png.count / 2)), ["truncated", "corrupt"]),
+            ("cut.jpg", Array(jpeg.prefix(jpeg.count / 2)), ["truncated", "corrupt"]),
+            ("bad.jpg", corrupt, ["corrupt", "truncated"]),
+            ("empty.png", [], ["not_an_image", "truncated"]),
+        ]
+        let outputs = [OutputConfig(pathTemplate: folder.file("out/{name}.png"), format: .png, chain: ChainSpec([]))]
+        for (name, bytes, codes) in cases {
+            let input = folder.write("in/" + name, bytes)
+            let report = runner.run(inputPath: input, watchName: "w", outputs: outputs, seed: 1)
+            XCTAssertEqual(report.status, .failed, name)
+            XCTAssertTrue(codes.contains(report.error?.code ?? ""), "\(name): \(report.error?.description ?? "no error")")
+            XCTAssertFalse(report.error?.message.isEmpty ?? true, name)
+            XCTAssertEqual(report.input.bytes, bytes.count, name)
+            XCTAssertEqual(report.input.sha256, SHA256.hex(bytes), name)
+            XCTAssertEqual(report.outputs, [], name)
+        }
+        XCTAssertEqual(folder.listing("out"), [], "a failed decode writes nothing")
+    }
+
+    func testLimitsRefuseLargeInputsBeforeDecoding() throws {
+        let folder = TemporaryFolder()
+        let bytes = try encodedCard(width: 100, height: 100, format: .png)
+        let input = folder.write("in/big.png", bytes)
+        let outputs = [OutputConfig(pathTemplate: folder.file("out/{stem}.png"), format: .png, chain: ChainSpec([]))]
+
+        let pixels = JobRunner(limits: Limits(maxPixels: 5000)).run(inputPath: input, watchName: "w", outputs: outputs, seed: 1)
+        XCTAssertEqual(pixels.status, .failed)
+        XCTAssertEqual(pixels.error?.code, "too_large")
+
+        let size = JobRunner(limits: Limits(maxFileBytes: bytes.count - 1)).run(inputPath: input, watchName: "w", outputs: outputs, seed: 1)
+        XCTAssertEqual(size.status, .failed)
+        XCTAssertEqual(size.error?.code, "too_large")
+        XCTAssertEqual(size.input.bytes, bytes.count)
+        XCTAssertNil(size.input.sha256, "not read at all")
+    }
+
+    func testAFailedWriteIsReportedWithItsCauseAndLeavesNoTemporaryFile() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/card.png", try encodedCard(width: 8, height: 8, format: .png))
+        folder.write("out/blocked", [0])
+        let outputs = [
+            OutputConfig(pathTemplate: folder.file("out/ok/{stem}.png"), format: .png, chain: ChainSpec([])),
+            OutputConfig(pathTemplate: folder.file("out/blocked/{stem}.png"), format: .png, chain: ChainSpec([])),
+        ]
+        let report = runner.run(inputPath: input, watchName: "w", outputs: outputs, seed: 1)
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertEqual(report.error?.code, "write_failed")
+        XCTAssertTrue(report.error?.message.contains("Not a directory") == true, report.error?.message ?? "")
+        XCTAssertEqual(report.outputs.map(\.path), [folder.file("out/ok/card.png")], "what was written is listed")
+        XCTAssertEqual(folder.listing("out"), ["blocked", "ok/card.png"])
+    }
+
+    func testAMissingInputFailsWithIO() {
+        let report = runner.run(inputPath: "/nonexistent/a.jpg", watchName: "w", outputs: [], seed: 1)
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertEqual(report.error?.code, "io")
+        XCTAssertTrue(report.error?.message.contains("No such file") == true)
+    }
+
+    func testNoOutputsMeansSkipped() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/card.png", try encodedCard(width: 8, height: 8, format: .png))
+        XCTAssertEqual(runner.run(inputPath: input, watchName: "w", outputs: [], seed: 1).status, .skipped)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import XCTest
+@testable import DarkroomDaemon
+
+final class JobLogLineTests: XCTestCase {
+    func testSuccessLineNamesEachOutputWithSizeAndTheTime() {
+        let now = Date()
+        let report = JobReport(
+            watch: "w", input: .init(path: "/in/photo.jpg"),
+            outputs: [
+                .init(path: "/out/thumbs/photo.jpg", format: "jpeg", width: 720, height: 480, bytes: 84_200, chain: [], seed: 1, stages: []),
+                .init(path: "/out/postcards/photo.png", format: "png", width: 1200, height: 800, bytes: 1_340_000, chain: [], seed: 1, stages: []),
+            ],
+            timings: .init(queued: now, started: now, finished: now, decode: 0, encode: 0, total: 0.4213),
+            status: .ok)
+        XCTAssertEqual(JobLogLine.text(for: report, inputName: "photo.jpg"),
+                       "photo.jpg → thumbs/photo.jpg (720×480, 84 KB), postcards/photo.png (1200×800, 1.3 MB) in 0.42 s")
+    }
+
+    func testFailureLineGivesCodeAndMessage() {
+        let now = Date()
+        let report = JobReport(watch: "w", input: .init(path: "/in/photo.jpg"),
+                               timings: .init(queued: now, started: now, finished: now, decode: 0, encode: 0, total: 0),
+                               status: .failed, error: ReportError(code: "truncated", message: "JPEG data ends early"))
+        XCTAssertEqual(JobLogLine.text(for: report, inputName: "photo.jpg"), "photo.jpg failed: truncated: JPEG data ends early")
+    }
+}
+
+final class StderrLogHandlerTests: XCTestCase {
+    let date = Date(timeIntervalSince1970: 0)
+
+    func testJournalLinesStartWithTheSyslogPriority() {
+        let error = StderrLogHandler.format(level: .error, message: "disk full", metadata: [:], label: "d",
+                                            date: date, json: false, journal: true)
+        XCTAssertEqual(error, "<3>disk full")
+        let info = StderrLogHandler.format(level: .info, message: "ok", metadata: ["watch": "photos"], label: "d",
+                                           date: date, json: false, journal: true)
+        XCTAssertEqual(info, "<6>ok [watch=photos]")
+    }
+
+    func testTextLinesOutsideTheJournalCarryTimeAndLevelOnOneLine() {
+        let line = StderrLogHandler.format(level: .warning, message: "a\nb", metadata: [:], label: "d",
+                                           date: date, json: false, journal: false)
+        XCTAssertEqual(line, "1970-01-01T00:00:00.000Z warning a | b")
+    }
+
+    func testJSONLinesAreOneObjectEach() throws {
+        let line = StderrLogHandler.format(level: .notice, message: "started", metadata: ["watch": "photos"], label: "darkroom",
+                                           date: date, json: true, journal: true)
+        XCTAssertTrue(line.hasPrefix("<5>{"))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.dropFirst(3).utf8)) as? [String: String])
+        XCTAssertEqual(object["message"], "started")
+        XCTAssertEqual(object["level"], "notice")
+        XCTAssertEqual(object["watch"], "photos")
+        XCTAssertFalse(line.contains("\n"))
+    }
+
+    func testJournalIsRecognisedOnlyWhenItIsReallyStderr() {
+        XCTAssertFalse(LogSetup.stderrIsJournal(environment: [:]))
+        XCTAssertFalse(LogSetup.stderrIsJournal(environment: ["JOURNAL_STREAM": "1:2"]))
+        var st = stat()
+        XCTAssertEqual(fstat(STDERR_FILENO, &st), 0)
+        XCTAssertTrue(LogSetup.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(st.st_dev):\(st.st_ino)"]))
+    }
+}

@@ -1,0 +1,185 @@
+import DarkroomCodecs
+import DarkroomCore
+import Foundation
+import Glibc
+import XCTest
+
+/// A scratch tree for one end-to-end test: inbox, outputs, done, failed, reports and a config.
+final class Scratch {
+    let root: String
+
+    init() {
+        var template = Array("/tmp/darkroom-e2e-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        root = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func path(_ relative: String) -> String { root + "/" + relative }
+
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: path(relative)) }
+
+    func read(_ relative: String) -> [UInt8]? { FileManager.default.contents(atPath: path(relative)).map(Array.init) }
+
+    /// Regular files below `relative`, sorted, hidden ones included.
+    func files(in relative: String) -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: path(relative)) else { return [] }
+        var out = [String]()
+        while let item = e.nextObject() as? String {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path(relative) + "/" + item, isDirectory: &isDir), !isDir.boolValue {
+                out.append(item)
+            }
+        }
+        return out.sorted()
+    }
+
+    func makeFolder(_ relative: String) {
+        try? FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+    }
+
+    /// Writes a file in place, in a few pieces, the way `cp` does (the watcher sees it grow).
+    func writeInPlace(_ relative: String, _ bytes: [UInt8]) {
+        makeFolder(String(relative.split(separator: "/").dropLast().joined(separator: "/")))
+        let fd = open(path(relative), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        precondition(fd >= 0, "cannot create \(relative)")
+        let step = max(1, bytes.count / 3)
+        var offset = 0
+        while offset < bytes.count {
+            let n = min(step, bytes.count - offset)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, n) }
+            offset += n
+        }
+        close(fd)
+    }
+
+    /// Writes outside the inbox, on the same file system, then renames into place.
+    func writeAndRename(_ relative: String, _ bytes: [UInt8]) {
+        makeFolder("staging")
+        let staged = path("staging/" + UUID().uuidString)
+        FileManager.default.createFile(atPath: staged, contents: Data(bytes))
+        precondition(rename(staged, path(relative)) == 0, "rename failed")
+    }
+
+    func writeConfig(_ yaml: String) { writeInPlace("config.yaml", Array(yaml.utf8)) }
+
+    /// The report at `relative` as `jq` sees it.
+    func report(_ relative: String) -> [String: Any]? {
+        guard let bytes = read(relative) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+    }
+}
+
+/// The real `darkroom` binary, run as a child process with its stderr in a file and a notify
+/// socket standing in for systemd.
+final class DaemonProcess {
+    let process = Process()
+    let logPath: String
+    let notifySocket: Int32
+    private(set) var messages = [String]()
+
+    /// The binary sits next to the test bundle in `.build/<config>/` (EndToEndTests depends on
+    /// the `darkroom` target, so `swift test` builds it). `DARKROOM_BIN` overrides.
+    static func binaryPath() throws -> String {
+        if let given = ProcessInfo.processInfo.environment["DARKROOM_BIN"] { return given }
+        var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        if let exe = Bundle.main.executableURL { folders.append(exe.deletingLastPathComponent()) }
+        for folder in folders {
+            var url = folder
+            for _ in 0..<4 {
+                let candidate = url.appendingPathComponent("darkroom").path
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDir), !isDir.boolValue { return candidate }
+                url.deleteLastPathComponent()
+            }
+        }
+        throw XCTSkip("darkroom binary not found next to the tests; build it or set DARKROOM_BIN")
+    }
+
+    init(scratch: Scratch, arguments: [String]) throws {
+        logPath = scratch.path("daemon.log")
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let socketPath = scratch.path("notify-\(UUID().uuidString.prefix(8)).sock")
+        notifySocket = try Self.listen(at: socketPath)
+        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = socketPath
+        environment.removeValue(forKey: "JOURNAL_STREAM")
+        process.environment = environment
+        let log = FileHandle(forWritingAtPath: logPath)
+        log?.seekToEndOfFile()
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        close(notifySocket)
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Waits for a notification containing `text` (READY=1 …).
+    func waitForNotification(_ text: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if messages.contains(where: { $0.contains(text) }) { return true }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(notifySocket, &buffer, buffer.count, 0)
+            if n > 0 { messages.append(String(decoding: buffer[..<n], as: UTF8.self)) }
+            if !process.isRunning && n <= 0 { return false }
+        }
+        return messages.contains { $0.contains(text) }
+    }
+
+    /// Sends `signal` to this daemon (and no other process).
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// The exit status once the process ended, or nil if it is still running after `seconds`.
+    func waitForExit(seconds: Double = 60) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    private static func listen(at path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw XCTSkip("cannot make a notify socket at \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else { throw XCTSkip("cannot bind \(path)") }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass; returns whether it held.
+@discardableResult
+func eventually(seconds: Double = 30, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return condition()
+}
+
+/// A generated picture as PNG or JPEG bytes.
+func picture(width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
+    let image = Image(width: width, height: height) { x, y in
+        Pixel(Float(x % 17) / 16, Float(y % 13) / 12, 0.4, 1)
+    }
+    return try ImageCodec.encode(image, options: EncodeOptions(format: format))
+}
