@@ -9,7 +9,7 @@ struct CheckCommand: ParsableCommand {
         discussion: "Prints every error with its file:line:column, and exits 1 if there is any."
     )
 
-    @Argument(help: "The YAML config to check.", completion: .file(extensions: ["yaml", "yml"]))
+    @ArgumentParser.Argument(help: "The YAML config to check.", completion: .file(extensions: ["yaml", "yml"]))
     var file: String
 
     func run() throws {
@@ -18,7 +18,7 @@ struct CheckCommand: ParsableCommand {
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
             print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)")
         } catch {
-            printError(error.description)
+            printError("\(error)")
             throw ExitCode(1)
         }
     }

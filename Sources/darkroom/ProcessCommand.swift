@@ -40,7 +40,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
-    @Argument(help: "Input PNG or JPEG files.", completion: .file(extensions: ["png", "jpg", "jpeg"]))
+    @ArgumentParser.Argument(help: "Input PNG or JPEG files.", completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var inputs: [String]
 
     func validate() throws {

@@ -25,7 +25,7 @@ struct RunCommand: ParsableCommand {
             loaded = try config.map { try ConfigLoader.load(path: $0) }
                 ?? ConfigLoader.defaultConfig(baseDirectory: FileManager.default.currentDirectoryPath)
         } catch {
-            printError(error.description)
+            printError("\(error)")
             throw ExitCode(78)  // EX_CONFIG: systemd will not restart-loop on a bad config.
         }
         LogSetup.bootstrap(loaded.log)

@@ -25,7 +25,7 @@ final class TemporaryFolder {
     func write(_ relative: String, _ bytes: [UInt8]) -> String {
         let target = file(relative)
         try? FileManager.default.createDirectory(atPath: FileIO.parent(of: target), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: target, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: target, contents: Data(bytes))
         return target
     }
 

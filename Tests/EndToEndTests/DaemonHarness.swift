@@ -59,7 +59,7 @@ final class Scratch {
     func writeAndRename(_ relative: String, _ bytes: [UInt8]) {
         makeFolder("staging")
         let staged = path("staging/" + UUID().uuidString)
-        FileManager.default.createFile(atPath: staged, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: staged, contents: Data(bytes))
         precondition(rename(staged, path(relative)) == 0, "rename failed")
     }
 
@@ -100,7 +100,7 @@ final class DaemonProcess {
 
     init(scratch: Scratch, arguments: [String]) throws {
         logPath = scratch.path("daemon.log")
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let socketPath = scratch.path("notify-\(UUID().uuidString.prefix(8)).sock")
         notifySocket = try Self.listen(at: socketPath)
         process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
