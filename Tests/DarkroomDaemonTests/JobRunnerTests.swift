@@ -107,6 +107,18 @@ final class JobRunnerTests: XCTestCase {
         XCTAssertNil(size.input.sha256, "not read at all")
     }
 
+    func testAChainThatWouldMakeAnImageOverThePixelLimitFailsBeforeRunning() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/small.png", try encodedCard(width: 100, height: 100, format: .png))
+        let outputs = [OutputConfig(pathTemplate: folder.file("out/{stem}.png"), format: .png,
+                                    chain: try ChainSyntax.parse("resize scale=100 | sepia"))]
+        let report = JobRunner(limits: Limits(maxPixels: 50_000_000)).run(inputPath: input, watchName: "w", outputs: outputs, seed: 1)
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertEqual(report.error?.code, "too_large")
+        XCTAssertTrue(report.error?.message.contains("resize would make a 10000×10000 image") ?? false, report.error?.message ?? "")
+        XCTAssertEqual(folder.listing("out"), [], "nothing written")
+    }
+
     func testAFailedWriteIsReportedWithItsCauseAndLeavesNoTemporaryFile() throws {
         let folder = TemporaryFolder()
         let input = folder.write("in/card.png", try encodedCard(width: 8, height: 8, format: .png))

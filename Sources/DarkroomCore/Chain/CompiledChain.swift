@@ -18,12 +18,19 @@ public struct CompiledChain: Sendable {
 
     public let stages: [Stage]
 
+    /// The size each stage produces for an input of `size`, in order. Lets a caller refuse a
+    /// chain that would allocate an absurd image before any pixel is computed.
+    public func stageSizes(for size: Size) -> [Size] {
+        var current = size
+        return stages.map { stage in
+            if case .region(_, let f) = stage { current = f.outputSize(for: current) }
+            return current
+        }
+    }
+
     /// The output size for an input of `size`.
     public func outputSize(for size: Size) -> Size {
-        stages.reduce(size) { s, stage in
-            if case .region(_, let f) = stage { return f.outputSize(for: s) }
-            return s
-        }
+        stageSizes(for: size).last ?? size
     }
 
     /// Runs every stage; returns the image and each stage's wall time in seconds.

@@ -76,7 +76,14 @@ public struct JobRunner: Sendable {
             } catch {
                 return report(.failed, ReportError(code: "chain_failed", message: "\(path): \(error.message)"))
             }
-            let (image, stages) = ChainCompiler.compile(filters).run(decoded.image, executor: executor)
+            let chain = ChainCompiler.compile(filters)
+            let sizes = zip(chain.stages, chain.stageSizes(for: decoded.image.size))
+            if let (stage, size) = sizes.first(where: { $0.1.area > limits.maxPixels }) {
+                return report(.failed, ReportError(code: CodecError.Code.tooLarge.rawValue, message:
+                    "\(path): \(stage.names.joined(separator: ", ")) would make a \(size) image, "
+                    + "more than limits.max_pixels (\(limits.maxPixels))"))
+            }
+            let (image, stages) = chain.run(decoded.image, executor: executor)
 
             let encodeClock = Stopwatch()
             let format = ImageFormat(output.format)
