@@ -38,8 +38,9 @@ for tool in "${order[@]}"; do
   case $tool in graphicsmagick) command -v gm >/dev/null || continue ;; pillow) python3 -c 'import PIL' 2>/dev/null || continue ;; esac
   best_t[$tool]=999999; best_m[$tool]=0
   for ((i = 0; i < RUNS; i++)); do
-    out=$( { /usr/bin/time -f '%e %M' bash -c "${cmd[$tool]}" >/dev/null 2>/dev/null; } 2>&1 | tail -1 )
-    read -r t m <<<"$out"
+    /usr/bin/time -f '%e %M' -o "$work/time.txt" bash -c "${cmd[$tool]}" >/dev/null 2>"$work/stderr.txt" \
+      || { echo "$tool failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
+    read -r t m <"$work/time.txt"
     if awk -v a="$t" -v b="${best_t[$tool]}" 'BEGIN{exit !(a<b)}'; then best_t[$tool]=$t; best_m[$tool]=$m; fi
   done
 done

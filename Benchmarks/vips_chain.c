@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
     VipsImage *mask = vips_image_new_matrixv(3, 3, -1.0, -1.0, -1.0, -1.0, 16.0, -1.0, -1.0, -1.0, -1.0);
     vips_image_set_double(mask, "scale", 8);
     if (vips_conv(shrunk, &sharpened, mask, "precision", VIPS_PRECISION_INTEGER, NULL) ||
-        vips_image_write_to_file(sharpened, argv[2], NULL))
+        vips_jpegsave(sharpened, argv[2], "Q", 90, NULL))
         vips_error_exit(NULL);
     return 0;
 }

@@ -6,11 +6,10 @@ enum PixelConversion {
     static func image<Sample: FixedWidthInteger & UnsignedInteger>(
         from samples: UnsafePointer<Sample>, width: Int, height: Int
     ) -> Image {
-        let count = width * height
         let maxValue = Float(Sample.max)
         let scale = 1 / maxValue
         let source = UncheckedSendable(samples)
-        let pixels = [Pixel](unsafeUninitializedCapacity: count) { buffer, initialized in
+        return Image(width: width, height: height) { buffer in
             let target = UncheckedSendable(buffer.baseAddress)
             RowBands.forEach(width: width, height: height) { rows in
                 guard let out = target.value else { return }
@@ -25,9 +24,7 @@ enum PixelConversion {
                                                    Float(at[2]) * premultiply, a))
                 }
             }
-            initialized = count
         }
-        return Image(width: width, height: height, pixels: pixels)
     }
 
     /// How `rgba8(from:)` treats transparency.

@@ -34,7 +34,9 @@ public struct CompiledChain: Sendable {
     }
 
     /// Runs every stage; returns the image and each stage's wall time in seconds.
-    public func run(_ image: Image, executor: TileExecutor = TileExecutor()) -> (image: Image, timings: [StageTiming]) {
+    /// The input is consumed, so a caller that passes its last reference lets each stage free
+    /// the previous image as soon as the next exists.
+    public func run(_ image: consuming Image, executor: TileExecutor = TileExecutor()) -> (image: Image, timings: [StageTiming]) {
         var current = image
         var timings = [StageTiming]()
         for stage in stages {

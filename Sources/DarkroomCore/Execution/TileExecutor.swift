@@ -37,8 +37,7 @@ public struct TileExecutor: Sendable {
 
     /// Renders a new image of `size`; `body` fills one tile of the output per call.
     public func render(size: Size, _ body: (Rect, inout TileWriter) -> Void) -> Image {
-        let count = size.area
-        let pixels = [Pixel](unsafeUninitializedCapacity: count) { buffer, initialized in
+        Image(width: size.width, height: size.height) { buffer in
             let writer = TileWriter(base: buffer.baseAddress, width: size.width)
             let tiles = self.tiles(covering: size)
             withoutActuallyEscaping(body) { body in
@@ -52,9 +51,7 @@ public struct TileExecutor: Sendable {
                     }
                 }
             }
-            initialized = count
         }
-        return Image(width: size.width, height: size.height, pixels: pixels)
     }
 }
 

@@ -55,20 +55,22 @@ public struct JobRunner: Sendable {
         if let info = try? ImageCodec.readInfo(bytes) { input.fill(from: info) }
 
         let decodeClock = Stopwatch()
-        let decoded: (image: Image, info: ImageInfo)
+        // Held as an optional so the last output can take the only reference (see below).
+        var source: Image?
         do throws(CodecError) {
-            decoded = try ImageCodec.decode(bytes, limits: DecodeLimits(maxPixels: limits.maxPixels,
-                                                                        maxFileBytes: limits.maxFileBytes))
+            let decoded = try ImageCodec.decode(bytes, limits: DecodeLimits(maxPixels: limits.maxPixels,
+                                                                            maxFileBytes: limits.maxFileBytes))
+            source = decoded.image
+            input.fill(from: decoded.info)
         } catch {
             decodeSeconds = decodeClock.seconds
             return report(.failed, ReportError(code: error.code.rawValue, message: error.message))
         }
         decodeSeconds = decodeClock.seconds
-        input.fill(from: decoded.info)
-        guard !outputs.isEmpty else { return report(.skipped) }
+        guard !outputs.isEmpty, let sourceSize = source?.size else { return report(.skipped) }
 
         let jobSeed = seed ?? Self.freshSeed()
-        for output in outputs {
+        for (index, output) in outputs.enumerated() {
             let path = output.path(forInput: inputPath, watch: watchName)
             let filters: [ResolvedFilter]
             do throws(ParameterError) {
@@ -77,13 +79,16 @@ public struct JobRunner: Sendable {
                 return report(.failed, ReportError(code: "chain_failed", message: "\(path): \(error.message)"))
             }
             let chain = ChainCompiler.compile(filters)
-            let sizes = zip(chain.stages, chain.stageSizes(for: decoded.image.size))
+            let sizes = zip(chain.stages, chain.stageSizes(for: sourceSize))
             if let (stage, size) = sizes.first(where: { $0.1.area > limits.maxPixels }) {
                 return report(.failed, ReportError(code: CodecError.Code.tooLarge.rawValue, message:
                     "\(path): \(stage.names.joined(separator: ", ")) would make a \(size) image, "
                     + "more than limits.max_pixels (\(limits.maxPixels))"))
             }
-            let (image, stages) = chain.run(decoded.image, executor: executor)
+            // The last output consumes the decoded image, so the chain can free it after its first
+            // stage: on a 5000×5000 input that is 400 MB less at the peak.
+            let start = index == outputs.count - 1 ? source.take()! : source!
+            let (image, stages) = chain.run(consume start, executor: executor)
 
             let encodeClock = Stopwatch()
             let format = ImageFormat(output.format)
