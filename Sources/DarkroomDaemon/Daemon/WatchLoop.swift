@@ -28,6 +28,8 @@ final class WatchLoop: Sendable {
         /// The kernel dropped events, so folders may be unwatched too: the inotify thread
         /// watches and scans everything again.
         var fullRescanNeeded = false
+        /// Watched folders (of watches) deleted while running, waiting to come back.
+        var goneFolders = Set<String>()
     }
 
     init(queue: JobQueue<DaemonJob>, logger: Logger) throws(FileError) {
@@ -65,6 +67,7 @@ final class WatchLoop: Sendable {
             s.tracker = SettleTracker(capacity: config.queueCapacity)
             s.rescanNeeded = false
             s.fullRescanNeeded = false
+            s.goneFolders = []
         }
         queue.setLimits(capacity: config.queueCapacity, workers: config.workers)
         for layout in layouts { watchAndScan(folder: layout.watch.path, layout: layout) }
@@ -81,6 +84,20 @@ final class WatchLoop: Sendable {
             return s.watches.layouts
         }
         for layout in rescan ?? [] { watchAndScan(folder: layout.watch.path, layout: layout) }
+        rewatchReturnedFolders()
+    }
+
+    /// Watches again a watched folder that was deleted and has come back (the daemon does not
+    /// create it itself: it may be a mount point waiting for its file system). Inotify thread only.
+    private func rewatchReturnedFolders() {
+        let (layouts, gone) = shared.withLock { ($0.watches.layouts, $0.goneFolders) }
+        guard !gone.isEmpty else { return }
+        for layout in layouts where gone.contains(layout.watch.path) {
+            guard FileStatus.of(layout.watch.path)?.isDirectory == true else { continue }
+            shared.withLock { _ = $0.goneFolders.remove(layout.watch.path) }
+            logger.notice("watch \(layout.watch.name): \(layout.watch.path) is back; watching it again")
+            watchAndScan(folder: layout.watch.path, layout: layout)
+        }
     }
 
     /// Stops submitting settled files (at shutdown).
@@ -96,6 +113,12 @@ final class WatchLoop: Sendable {
         case .folder(let path):
             let layouts = shared.current.watches.layouts
             if let layout = layouts.first(where: { $0.watchesFolder(path) }) { watchAndScan(folder: path, layout: layout) }
+        case .folderGone(let path):
+            let layouts = shared.current.watches.layouts
+            if let layout = layouts.first(where: { $0.watch.path == path }) {
+                shared.withLock { _ = $0.goneFolders.insert(path) }
+                logger.error("watch \(layout.watch.name): \(path) disappeared; it is watched again when it comes back")
+            }
         case .overflow:
             logger.warning("the kernel's inotify queue overflowed; rescanning the watched folders")
             shared.withLock { $0.fullRescanNeeded = true }
