@@ -19,7 +19,7 @@ demo: build
 ## Run the whole test suite.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 ## Compare darkroom with libvips, ImageMagick, GraphicsMagick and Pillow.
 bench:

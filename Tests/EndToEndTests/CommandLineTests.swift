@@ -1,0 +1,151 @@
+import DarkroomCodecs
+import Foundation
+import Glibc
+import XCTest
+
+/// The `process`, `filters` and `check` commands and `run` without a config, driven through the
+/// real binary the way a script or an operator uses them: arguments in, exit status, output
+/// files and text out.
+final class CommandLineTests: XCTestCase {
+    func testProcessWritesTheFilteredImageAndAReport() throws {
+        let s = Scratch()
+        s.writeInPlace("a.png", try picture(width: 80, height: 40, format: .png))
+        let result = try darkroom(["process", "--chain", "resize width=40 | sepia intensity=0.5",
+                                   s.path("a.png"), "-o", s.path("out.jpg"), "--reports", s.path("reports")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("a.png → "), result.stdout)
+        let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.jpg")))
+        XCTAssertEqual([info.width, info.height], [40, 20])
+        XCTAssertEqual(info.format, .jpeg)
+        let report = try XCTUnwrap(s.report("reports/a.png.json"))
+        XCTAssertEqual(report["status"] as? String, "ok")
+        let chain = try XCTUnwrap((report["outputs"] as? [[String: Any]])?.first?["chain"] as? [[String: Any]])
+        XCTAssertEqual(chain.map { $0["filter"] as? String }, ["resize", "sepia"])
+    }
+
+    func testProcessIntoAFolderNamesOutputsAfterInputsAndFailsOnABadFile() throws {
+        let s = Scratch()
+        s.writeInPlace("good.jpg", try picture(width: 30, height: 20, format: .jpeg))
+        s.writeInPlace("bad.jpg", Array("not a picture".utf8))
+        let result = try darkroom(["process", "--chain", "invert", s.path("good.jpg"), s.path("bad.jpg"),
+                                   "-o", s.path("out")])
+        XCTAssertEqual(result.status, 1, "a failed file makes the exit status 1")
+        XCTAssertTrue(result.stdout.contains("bad.jpg failed: not_an_image"), result.stdout)
+        XCTAssertEqual(s.files(in: "out"), ["good.jpg"])
+    }
+
+    func testProcessExplainsABadChain() throws {
+        let s = Scratch()
+        s.writeInPlace("a.png", try picture(width: 8, height: 8, format: .png))
+        let typo = try darkroom(["process", "--chain", "sepai", s.path("a.png"), "-o", s.path("o.png")])
+        XCTAssertNotEqual(typo.status, 0)
+        XCTAssertTrue(typo.stderr.contains("did you mean \"sepia\""), typo.stderr)
+        let range = try darkroom(["process", "--chain", "resize width=wide", s.path("a.png"), "-o", s.path("o.png")])
+        XCTAssertNotEqual(range.status, 0)
+        XCTAssertTrue(range.stderr.contains("resize.width: expected an integer from 1 to 65535, got \"wide\""), range.stderr)
+        XCTAssertFalse(s.exists("o.png"))
+    }
+
+    func testFiltersJSONListsEveryFilterWithItsRanges() throws {
+        let result = try darkroom(["filters", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let names = Set(list.compactMap { $0["name"] as? String })
+        XCTAssertTrue(names.isSuperset(of: ["color_controls", "sepia", "hue", "gamma", "invert", "gaussian_blur",
+                                            "convolve", "resize", "crop", "transform", "drop_shadow"]), "\(names)")
+        let resize = try XCTUnwrap(list.first { $0["name"] as? String == "resize" })
+        let width = try XCTUnwrap((resize["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "width" })
+        XCTAssertEqual(width["minimum"] as? Double, 1)
+        XCTAssertEqual(width["maximum"] as? Double, 65535)
+        let sepia = try XCTUnwrap(list.first { $0["name"] as? String == "sepia" })
+        let intensity = try XCTUnwrap((sepia["parameters"] as? [[String: Any]])?.first)
+        XCTAssertEqual(intensity["default"] as? Double, 1)
+        XCTAssertEqual(intensity["slider_maximum"] as? Double, 1)
+    }
+
+    func testFiltersByCategory() throws {
+        let color = try darkroom(["filters", "--category", "color"])
+        XCTAssertEqual(color.status, 0)
+        XCTAssertTrue(color.stdout.contains("sepia"))
+        XCTAssertFalse(color.stdout.contains("resize"))
+        let unknown = try darkroom(["filters", "--category", "colour"])
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.stderr.contains("did you mean \"color\""), unknown.stderr)
+    }
+
+    func testCheckAcceptsAGoodConfigAndListsEveryErrorOfABadOne() throws {
+        let s = Scratch()
+        s.writeInPlace("good.yaml", Array("""
+            watches:
+              - path: ./in
+                outputs:
+                  - path: ./out/{stem}.png
+                    chain: [invert]
+            """.utf8))
+        let good = try darkroom(["check", s.path("good.yaml")])
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertTrue(good.stdout.contains("OK"), good.stdout)
+
+        s.writeInPlace("bad.yaml", Array("""
+            workers: many
+            watches:
+              - path: ./in
+                outputs:
+                  - path: ./out/{stem}.png
+                    chain:
+                      - resize: { width: wide }
+                      - sepai
+            """.utf8))
+        let bad = try darkroom(["check", s.path("bad.yaml")])
+        XCTAssertEqual(bad.status, 1)
+        let lines = bad.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix(s.path("bad.yaml") + ":1:10: ") && $0.contains("workers") }, bad.stderr)
+        XCTAssertTrue(lines.contains { $0.contains(":7:30: ") && $0.contains("expected an integer from 1 to 65535, got \"wide\"") }, bad.stderr)
+        XCTAssertTrue(lines.contains { $0.contains(":8:13: ") && $0.contains("did you mean \"sepia\"") }, bad.stderr)
+    }
+
+    func testRunWithoutAConfigWatchesInboxAndWritesOutbox() throws {
+        let s = Scratch()
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
+        daemon.arguments = ["run"]
+        daemon.currentDirectoryURL = URL(fileURLWithPath: s.root)
+        daemon.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try daemon.run()
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+
+        XCTAssertTrue(eventually { s.exists("inbox") }, "the built-in config creates ./inbox")
+        s.writeAndRename("inbox/wide.png", try picture(width: 1600, height: 400, format: .png))
+        XCTAssertTrue(eventually { s.exists("reports/wide.png.json") && s.exists("done/wide.png") })
+        let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("outbox/wide.jpg")))
+        XCTAssertEqual([info.width, info.height], [1200, 300])
+
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+    }
+}
+
+/// What a command printed and how it ended.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the darkroom binary to completion.
+func darkroom(_ arguments: [String]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read before waiting, so a full pipe cannot block the child.
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                         stderr: String(decoding: stderr, as: UTF8.self))
+}
