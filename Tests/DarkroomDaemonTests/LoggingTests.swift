@@ -30,6 +30,14 @@ final class JobLogLineTests: XCTestCase {
 final class StderrLogHandlerTests: XCTestCase {
     let date = Date(timeIntervalSince1970: 0)
 
+    func testALineBreakInAFileNameStaysOnOneLine() {
+        let line = StderrLogHandler.format(level: .info, message: "new\nline.png was already processed",
+                                           metadata: ["report": "/r/new\nline.png.json"], label: "d",
+                                           date: date, json: false, journal: true)
+        XCTAssertFalse(line.contains("\n"), line)
+        XCTAssertEqual(line, "<6>new | line.png was already processed [report=/r/new | line.png.json]")
+    }
+
     func testJournalLinesStartWithTheSyslogPriority() {
         let error = StderrLogHandler.format(level: .error, message: "disk full", metadata: [:], label: "d",
                                             date: date, json: false, journal: true)

@@ -54,4 +54,33 @@ final class SystemdNotifierTests: XCTestCase {
         XCTAssertNil(SystemdNotifier(environment: [:]).watchdogInterval)
         XCTAssertNil(SystemdNotifier(environment: [:]).send("READY=1"), "without systemd, nothing to do")
     }
+
+    func testAReaderThatIsBehindNeverBlocksTheSender() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("notify.sock")
+        let fd = try listen(at: path, abstract: false)
+        defer { close(fd) }
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        // Nobody reads: the socket's queue fills after a few hundred datagrams.
+        let done = DispatchSemaphore(value: 0)
+        let refused = Locked(0)
+        DispatchQueue.global().async {
+            for i in 0..<5000 where notifier.send("STATUS=\(i) processed") != nil { refused.withLock { $0 += 1 } }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "send blocked on a full notify socket")
+        XCTAssertGreaterThan(refused.current, 0, "a full queue is reported, not waited for")
+        XCTAssertEqual(receive(fd), "STATUS=0 processed", "what fitted was delivered")
+    }
+}
+
+final class StatusThrottleTests: XCTestCase {
+    func testSendsChangesAtMostOncePerInterval() {
+        var throttle = StatusThrottle()
+        let second: UInt64 = 1_000_000_000
+        XCTAssertEqual(throttle.due("1 processed", now: 10 * second), "1 processed", "the first line goes at once")
+        XCTAssertNil(throttle.due("2 processed", now: 10 * second + second / 2), "too soon after the last")
+        XCTAssertEqual(throttle.due("3 processed", now: 11 * second), "3 processed")
+        XCTAssertNil(throttle.due("3 processed", now: 20 * second), "unchanged: nothing to say")
+    }
 }

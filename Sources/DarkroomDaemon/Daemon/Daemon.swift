@@ -45,10 +45,10 @@ public final class Daemon: Sendable {
         defer { sources.forEach { $0.cancel() } }
 
         let processor = JobProcessor(logger: logger, stats: stats, executor: TileExecutor())
-        let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) {
-            [notifier, stats] job in
+        // Workers never notify systemd themselves: STATUS= goes from this thread, at most once a
+        // second, so a burst of files is not a burst of datagrams.
+        let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) { job in
             processor.process(job)
-            notifier.send("STATUS=" + Self.statusLine(stats.current, pending: nil))
         }
         let loop: WatchLoop
         do throws(FileError) {
@@ -66,6 +66,7 @@ public final class Daemon: Sendable {
         notifier.send("READY=1\nSTATUS=" + Self.statusLine(stats.current, pending: queue.pendingCount))
 
         var lastWatchdog = DispatchTime.now().uptimeNanoseconds
+        var status = StatusThrottle()
         while true {
             let (stop, newConfig): (Int32?, DaemonConfig?) = control.withLock { c in
                 defer { c.pendingConfig = nil }
@@ -77,6 +78,9 @@ public final class Daemon: Sendable {
             }
             if let newConfig { apply(newConfig, to: loop) }
             loop.pollOnce()
+            if let line = status.due(Self.statusLine(stats.current, pending: queue.pendingCount)) {
+                notifier.send("STATUS=" + line)
+            }
             if let interval = notifier.watchdogInterval {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if Double(now - lastWatchdog) / 1e9 >= interval {

@@ -28,6 +28,8 @@ final class WatchLoop: Sendable {
         /// The kernel dropped events, so folders may be unwatched too: the inotify thread
         /// watches and scans everything again.
         var fullRescanNeeded = false
+        /// Watched folders (of watches) deleted while running, waiting to come back.
+        var goneFolders = Set<String>()
     }
 
     init(queue: JobQueue<DaemonJob>, logger: Logger) throws(FileError) {
@@ -65,6 +67,7 @@ final class WatchLoop: Sendable {
             s.tracker = SettleTracker(capacity: config.queueCapacity)
             s.rescanNeeded = false
             s.fullRescanNeeded = false
+            s.goneFolders = []
         }
         queue.setLimits(capacity: config.queueCapacity, workers: config.workers)
         for layout in layouts { watchAndScan(folder: layout.watch.path, layout: layout) }
@@ -81,6 +84,20 @@ final class WatchLoop: Sendable {
             return s.watches.layouts
         }
         for layout in rescan ?? [] { watchAndScan(folder: layout.watch.path, layout: layout) }
+        rewatchReturnedFolders()
+    }
+
+    /// Watches again a watched folder that was deleted and has come back (the daemon does not
+    /// create it itself: it may be a mount point waiting for its file system). Inotify thread only.
+    private func rewatchReturnedFolders() {
+        let (layouts, gone) = shared.withLock { ($0.watches.layouts, $0.goneFolders) }
+        guard !gone.isEmpty else { return }
+        for layout in layouts where gone.contains(layout.watch.path) {
+            guard FileStatus.of(layout.watch.path)?.isDirectory == true else { continue }
+            shared.withLock { _ = $0.goneFolders.remove(layout.watch.path) }
+            logger.notice("watch \(layout.watch.name): \(layout.watch.path) is back; watching it again")
+            watchAndScan(folder: layout.watch.path, layout: layout)
+        }
     }
 
     /// Stops submitting settled files (at shutdown).
@@ -96,6 +113,12 @@ final class WatchLoop: Sendable {
         case .folder(let path):
             let layouts = shared.current.watches.layouts
             if let layout = layouts.first(where: { $0.watchesFolder(path) }) { watchAndScan(folder: path, layout: layout) }
+        case .folderGone(let path):
+            let layouts = shared.current.watches.layouts
+            if let layout = layouts.first(where: { $0.watch.path == path }) {
+                shared.withLock { _ = $0.goneFolders.insert(path) }
+                logger.error("watch \(layout.watch.name): \(path) disappeared; it is watched again when it comes back")
+            }
         case .overflow:
             logger.warning("the kernel's inotify queue overflowed; rescanning the watched folders")
             shared.withLock { $0.fullRescanNeeded = true }
@@ -117,33 +140,57 @@ final class WatchLoop: Sendable {
     }
 
     /// Considers every file in `folder` and, for a recursive watch, its subfolders, calling
-    /// `visit` on each folder first.
-    private func scan(folder: String, layout: WatchLayout, visit: (String) -> Void) {
-        guard layout.watchesFolder(folder) else { return }
+    /// `visit` on each folder first. Returns false when it stopped early (see `rescan`).
+    ///
+    /// With `rescan` (the settle timer looking again for files left out because the queue or
+    /// the tracker was full), files whose report is newer than their last change are passed
+    /// over: they are done (kept in place, or left there by a failed move), and taking them
+    /// again would fill the tracker with them at every rescan, so the files after them would
+    /// never be reached. The rescan also stops at the first file the tracker refuses. Start-up
+    /// and overflow scans take every file, so the processed-once check finishes what a crash
+    /// left half-tidied.
+    @discardableResult
+    private func scan(folder: String, layout: WatchLayout, rescan: Bool = false, visit: (String) -> Void) -> Bool {
+        guard layout.watchesFolder(folder) else { return true }
         visit(folder)
-        guard let names = FileIO.list(folder) else { return }
+        guard let names = FileIO.list(folder) else { return true }
         for name in names.sorted() {
             let path = folder == "/" ? "/" + name : folder + "/" + name
             // Cheap checks first: a folder of thousands of waiting files is listed again and again.
             if queue.contains(path) || shared.withLock({ $0.tracker.contains(path) }) { continue }
             guard let status = FileStatus.of(path) else { continue }
             if status.isDirectory {
-                if layout.watch.recursive { scan(folder: path, layout: layout, visit: visit) }
+                if layout.watch.recursive, !scan(folder: path, layout: layout, rescan: rescan, visit: visit) { return false }
             } else if status.isRegularFile {
-                consider(path, status: status)
+                if rescan && Self.isReported(path, status: status, layout: layout) { continue }
+                if consider(path, status: status) == .full && rescan { return false }
             }
         }
+        return true
     }
 
+    /// Whether `path` has a report written after the file last changed.
+    static func isReported(_ path: String, status: FileStatus, layout: WatchLayout) -> Bool {
+        guard let relative = layout.relativePath(of: path),
+              let report = FileStatus.of(layout.reportPath(forRelative: relative)) else { return false }
+        return report.changedNanoseconds > status.changedNanoseconds
+    }
+
+    /// What ``consider(_:status:)`` did with a file.
+    private enum Consideration { case settling, ignored, full }
+
     /// Starts the settle wait for an input candidate.
-    private func consider(_ path: String, status: FileStatus?) {
-        guard !queue.contains(path), let current = status ?? FileStatus.of(path), current.isRegularFile else { return }
+    @discardableResult
+    private func consider(_ path: String, status: FileStatus?) -> Consideration {
+        guard !queue.contains(path), let current = status ?? FileStatus.of(path), current.isRegularFile else { return .ignored }
         let now = DispatchTime.now().uptimeNanoseconds
-        shared.withLock { s in
-            guard let layout = s.watches.layout(for: path), layout.accepts(path) else { return }
-            if !s.tracker.observe(path, status: current, settleMilliseconds: layout.watch.settleMilliseconds, now: now) {
+        return shared.withLock { s in
+            guard let layout = s.watches.layout(for: path), layout.accepts(path) else { return .ignored }
+            guard s.tracker.observe(path, status: current, settleMilliseconds: layout.watch.settleMilliseconds, now: now) else {
                 s.rescanNeeded = true
+                return .full
             }
+            return .settling
         }
     }
 
@@ -165,7 +212,9 @@ final class WatchLoop: Sendable {
             s.rescanNeeded = false
             return s.watches.layouts
         }
-        for layout in rescan ?? [] { scan(folder: layout.watch.path, layout: layout) { _ in } }
+        for layout in rescan ?? [] {
+            guard scan(folder: layout.watch.path, layout: layout, rescan: true, visit: { _ in }) else { break }
+        }
         let now = DispatchTime.now().uptimeNanoseconds
         let (paths, watches) = shared.withLock { s in
             (s.tracker.isEmpty ? [] : s.tracker.settled(now: now, status: FileStatus.of), s.watches)

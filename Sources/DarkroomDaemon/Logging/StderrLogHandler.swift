@@ -61,10 +61,10 @@ public struct StderrLogHandler: LogHandler {
         }
         let fields = metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let tail = fields.isEmpty ? "" : " [" + fields.joined(separator: " ") + "]"
-        // No line breaks inside a line: one event, one line.
-        let flat = message.replacingOccurrences(of: "\n", with: " | ")
         let head = journal ? "" : "\(ISOTime.format(date)) \(level.rawValue) "
-        return prefix + head + flat + tail
+        // No line breaks inside a line (a file name may hold one): one event, one line.
+        let flat = (message + tail).replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " | ")
+        return prefix + head + flat
     }
 
     /// syslog(3) priorities as journald reads them.

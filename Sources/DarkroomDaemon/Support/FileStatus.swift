@@ -7,10 +7,15 @@ public struct FileStatus: Sendable, Equatable {
     public var modifiedNanoseconds: Int64
     public var isRegularFile: Bool
     public var isDirectory: Bool
+    /// Status change time (`st_ctime`) in nanoseconds since the epoch: unlike the modification
+    /// time, no tool can set it back, and a rename into a folder updates it.
+    public var changedNanoseconds: Int64
 
-    public init(size: Int, modifiedNanoseconds: Int64, isRegularFile: Bool, isDirectory: Bool) {
+    public init(size: Int, modifiedNanoseconds: Int64, isRegularFile: Bool, isDirectory: Bool,
+                changedNanoseconds: Int64 = 0) {
         self.size = size
         self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedNanoseconds = changedNanoseconds
         self.isRegularFile = isRegularFile
         self.isDirectory = isDirectory
     }
@@ -22,6 +27,7 @@ public struct FileStatus: Sendable, Equatable {
         let type = st.st_mode & S_IFMT
         return FileStatus(size: Int(st.st_size),
                           modifiedNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                          isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR)
+                          isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR,
+                          changedNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
     }
 }

@@ -22,7 +22,8 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// Sends `state` (`READY=1`, `STATUS=…`, …). Best effort: a lost notification must never
-    /// stop the daemon, so errors are returned for logging, not thrown.
+    /// stop the daemon, so errors are returned for logging, not thrown, and a socket whose
+    /// reader is behind (its queue full) refuses at once (`EAGAIN`) instead of blocking.
     @discardableResult
     public func send(_ state: String) -> FileError? {
         guard let socketPath else { return nil }
@@ -45,7 +46,7 @@ public struct SystemdNotifier: Sendable {
         let message = Array(state.utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, message.count, Int32(MSG_NOSIGNAL), sa, length) }
+                message.withUnsafeBytes { sendto(fd, $0.baseAddress, message.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), sa, length) }
             }
         }
         return sent < 0 ? FileError("notify systemd through", socketPath, errno: errno) : nil

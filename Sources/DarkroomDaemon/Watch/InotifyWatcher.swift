@@ -8,6 +8,8 @@ public enum WatchEvent: Equatable, Sendable {
     case file(String)
     /// A folder was created or moved in: watch it and scan it (files may land before the watch).
     case folder(String)
+    /// A watched folder is gone (deleted, moved away or unmounted); it is no longer watched.
+    case folderGone(String)
     /// The kernel's event queue overflowed: events were lost, rescan everything.
     case overflow
 }
@@ -22,7 +24,13 @@ public enum WatchEvent: Equatable, Sendable {
 final class InotifyWatcher {
     static let folderEvents = Int32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ONLYDIR)
 
-    private(set) var watchedFolders = Set<String>()
+    /// The watched folders by watch descriptor, kept here because libinotifytools forgets a
+    /// watch before handing out its `IN_IGNORED`, and that event must still name the folder.
+    private var folders = [Int32: String]()
+    var watchedFolders: Set<String> { Set(folders.values) }
+
+    /// Whether `folder` is watched now.
+    func isWatching(_ folder: String) -> Bool { folders.values.contains(folder) }
 
     /// Starts the instance; nil with errno when the kernel refuses (too many instances).
     init() throws(FileError) {
@@ -35,17 +43,18 @@ final class InotifyWatcher {
 
     /// Watches one folder (not its subfolders). Watching a folder twice is harmless.
     func watch(folder: String) throws(FileError) {
-        guard !watchedFolders.contains(folder) else { return }
+        guard !isWatching(folder) else { return }
         guard inotifytools_watch_file(folder, Self.folderEvents) != 0 else {
             throw FileError("watch", folder, errno: Int32(inotifytools_error()))
         }
-        watchedFolders.insert(folder)
+        let wd = inotifytools_wd_from_filename(folder + "/")
+        folders[wd >= 0 ? wd : inotifytools_wd_from_filename(folder)] = folder
     }
 
     /// Drops every watch (before a reload installs the new ones).
     func removeAll() throws(FileError) {
         inotifytools_cleanup()
-        watchedFolders.removeAll()
+        folders.removeAll()
         guard inotifytools_initialize() != 0 else {
             throw FileError("restart inotify for", "the watched folders", errno: Int32(inotifytools_error()))
         }
@@ -69,8 +78,7 @@ final class InotifyWatcher {
         if mask & UInt32(IN_IGNORED) != 0 {
             // The folder is gone (deleted or unmounted); forget it so it is watched again if it
             // comes back.
-            if let folder = folderName(wd: event.pointee.wd) { watchedFolders.remove(folder) }
-            return nil
+            return folders.removeValue(forKey: event.pointee.wd).map { .folderGone($0) }
         }
         guard event.pointee.len > 0, let folder = folderName(wd: event.pointee.wd) else { return nil }
         let name = String(cString: UnsafeRawPointer(event).advanced(by: MemoryLayout<inotify_event>.size)
