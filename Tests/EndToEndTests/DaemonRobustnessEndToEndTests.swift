@@ -51,6 +51,32 @@ final class DaemonRobustnessEndToEndTests: XCTestCase {
         addTeardownBlock { umount2(folder, Int32(MNT_DETACH)) }
     }
 
+    func testAFileRewrittenWhileItIsProcessedIsProcessedAgainNotMovedAwayUnseen() throws {
+        let s = Scratch()
+        // A slow chain, so that the second version lands while the first is being processed.
+        s.writeConfig(config(s, chain: "gaussian_blur: { radius: 12 }"))
+        s.makeFolder("inbox")
+        let daemon = try start(s)
+        let first = try picture(width: 800, height: 600, format: .png)
+        let second = try picture(width: 300, height: 200, format: .png)
+        s.writeInPlace("inbox/photo.png", first)
+        usleep(300_000)  // settle (50 ms) has passed: the first version is being read or blurred
+        s.writeInPlace("inbox/photo.png", second)
+
+        // Whatever the timing, the file that ends in done/ is the second version, and the
+        // report that stays describes exactly that content.
+        XCTAssertTrue(eventually(seconds: 60) {
+            guard s.read("done/photo.png") == second, let report = s.report("reports/photo.png.json"),
+                  let input = report["input"] as? [String: Any] else { return false }
+            return input["width"] as? Int == 300
+        }, tail(daemon))
+        XCTAssertFalse(s.exists("inbox/photo.png"))
+        XCTAssertFalse(s.exists("done/photo-1.png"), "the first version was never moved: it was replaced in place")
+        let out = try ImageCodec.readInfo(try XCTUnwrap(s.read("out/photo.png")))
+        XCTAssertEqual([out.width, out.height], [300, 200], "the output is made from the second version")
+        stop(daemon)
+    }
+
     func testABurstFarLargerThanTheQueueIsProcessedExactlyOnce() throws {
         let s = Scratch()
         s.writeConfig(config(s, queue: 16))

@@ -33,7 +33,7 @@ public enum OutputTemplate {
     /// The folder every output of this template lands in or below, known before any input:
     /// `{watch}` filled in, cut before the first component that still holds a placeholder,
     /// and without the file name.
-    static func fixedDirectory(of template: String, watch: String) -> String {
+    public static func fixedDirectory(of template: String, watch: String) -> String {
         let filled = template.replacingOccurrences(of: "{watch}", with: watch)
         var components = filled.split(separator: "/").map(String.init)
         if let open = components.firstIndex(where: { $0.contains("{") }) {

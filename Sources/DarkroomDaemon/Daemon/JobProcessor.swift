@@ -10,7 +10,7 @@ struct JobProcessor: Sendable {
     let executor: TileExecutor
 
     func process(_ job: DaemonJob) {
-        guard FileStatus.of(job.path)?.isRegularFile == true else { return }  // gone meanwhile
+        guard let before = FileStatus.of(job.path), before.isRegularFile else { return }  // gone meanwhile
         let layout = job.layout
         let reportPath = layout.reportPath(forRelative: job.relative)
         let name = job.relative
@@ -44,6 +44,13 @@ struct JobProcessor: Sendable {
         let line = JobLogLine.text(for: report, inputName: name)
         let metadata: Logger.Metadata = ["watch": "\(layout.watch.name)"]
         if report.status == .failed { logger.warning("\(line)", metadata: metadata) } else { logger.info("\(line)", metadata: metadata) }
+        // Rewritten while it was processed: the report describes the old content, so the new
+        // content must not be moved away unprocessed. It stays; the queue hands its change back
+        // to the watcher, and the processed-once rule sees a new SHA-256.
+        guard FileStatus.of(job.path).map({ $0.sameContentStamp(as: before) }) ?? true else {
+            logger.notice("\(name) changed while it was processed; it stays and is processed again", metadata: metadata)
+            return
+        }
         _ = dispose(job, status: report.status)
     }
 

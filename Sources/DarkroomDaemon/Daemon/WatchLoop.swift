@@ -38,6 +38,8 @@ final class WatchLoop: Sendable {
         self.logger = logger
         shared = Locked(Shared(watches: WatchSet(layouts: [], limits: Limits(), configSHA256: ""),
                                tracker: SettleTracker(capacity: 1)))
+        // A file rewritten while it waited or ran starts a new settle wait once its job is done.
+        queue.onChangeWhileQueued { [weak self] path in self?.consider(path, status: nil) }
     }
 
     deinit { timer?.cancel() }
@@ -182,7 +184,7 @@ final class WatchLoop: Sendable {
     /// Starts the settle wait for an input candidate.
     @discardableResult
     private func consider(_ path: String, status: FileStatus?) -> Consideration {
-        guard !queue.contains(path), let current = status ?? FileStatus.of(path), current.isRegularFile else { return .ignored }
+        guard !queue.noteChange(path), let current = status ?? FileStatus.of(path), current.isRegularFile else { return .ignored }
         let now = DispatchTime.now().uptimeNanoseconds
         return shared.withLock { s in
             guard let layout = s.watches.layout(for: path), layout.accepts(path) else { return .ignored }

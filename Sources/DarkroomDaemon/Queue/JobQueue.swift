@@ -7,7 +7,9 @@ import Foundation
 /// work (a worker that finds the queue empty ends, and the next submission starts one). At most
 /// `capacity` jobs wait: a submission beyond it is refused, and the caller leaves the file in
 /// its folder for a later rescan, so memory does not grow with the number of files waiting.
-/// A path is queued once: a second submission while it waits or runs is a duplicate.
+/// A path is queued once: a second submission while it waits or runs is a duplicate, but a
+/// change noted meanwhile (``noteChange(_:)``) is handed back through the change handler when
+/// the job ends, so a file rewritten while it is processed is looked at again.
 public final class JobQueue<Job: Sendable>: Sendable {
     public enum Submission: Equatable, Sendable {
         case accepted, duplicate, full, stopped
@@ -20,6 +22,8 @@ public final class JobQueue<Job: Sendable>: Sendable {
         var pendingStart = 0
         /// Keys waiting or running.
         var known = Set<String>()
+        /// Known keys whose file changed after they were queued.
+        var changed = Set<String>()
         var running = 0
         var inFlight = 0
         var stopped = false
@@ -43,6 +47,7 @@ public final class JobQueue<Job: Sendable>: Sendable {
     private let group = DispatchGroup()
     private let dispatchQueue = DispatchQueue(label: "darkroom.workers", attributes: .concurrent)
     private let handler: @Sendable (Job) -> Void
+    private let changeHandler = Locked<(@Sendable (String) -> Void)?>(nil)
 
     /// `handler` runs each job on a worker thread; it must not throw or block forever.
     public init(capacity: Int, workers: Int, handler: @escaping @Sendable (Job) -> Void) {
@@ -64,6 +69,22 @@ public final class JobQueue<Job: Sendable>: Sendable {
         }
         if startWorker { launchWorker() }
         return result
+    }
+
+    /// Called with a key, after its job ended, when ``noteChange(_:)`` marked it meanwhile.
+    public func onChangeWhileQueued(_ handler: @escaping @Sendable (String) -> Void) {
+        changeHandler.withLock { $0 = handler }
+    }
+
+    /// Marks a waiting or running key as changed; returns false when the key is not known
+    /// (the caller should then treat the change as new work).
+    @discardableResult
+    public func noteChange(_ key: String) -> Bool {
+        state.withLock { s in
+            guard s.known.contains(key) else { return false }
+            s.changed.insert(key)
+            return true
+        }
     }
 
     /// Whether `key` is waiting or running.
@@ -95,6 +116,7 @@ public final class JobQueue<Job: Sendable>: Sendable {
         state.withLock { s in
             s.stopped = true
             while let (key, _) = s.popFirst() { s.known.remove(key) }
+            s.changed.removeAll()
         }
         return group.wait(timeout: .now() + timeout) == .success
     }
@@ -105,10 +127,12 @@ public final class JobQueue<Job: Sendable>: Sendable {
             defer { group.leave() }
             while let (key, job) = next() {
                 handler(job)
-                state.withLock { s in
+                let changed: Bool = state.withLock { s in
                     s.known.remove(key)
                     s.inFlight -= 1
+                    return s.changed.remove(key) != nil
                 }
+                if changed, let onChange = changeHandler.current { onChange(key) }
             }
         }
     }

@@ -31,3 +31,11 @@ public struct FileStatus: Sendable, Equatable {
                           changedNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
     }
 }
+
+extension FileStatus {
+    /// Same size, modification time and change time: the content has not been rewritten.
+    func sameContentStamp(as other: FileStatus) -> Bool {
+        size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+            && changedNanoseconds == other.changedNanoseconds
+    }
+}

@@ -17,7 +17,7 @@ public struct WatchLayout: Sendable {
         var excluded = Set<String>()
         for w in all {
             excluded.formUnion([w.doneDirectory, w.failedDirectory, w.reportsDirectory])
-            for output in w.outputs { excluded.insert(Self.fixedFolder(of: output.pathTemplate, watch: w.name)) }
+            for output in w.outputs { excluded.insert(OutputTemplate.fixedDirectory(of: output.pathTemplate, watch: w.name)) }
         }
         // A folder that holds the watched folder itself would exclude everything; the config
         // loader refuses such configs, and here they simply exclude nothing.
@@ -50,18 +50,6 @@ public struct WatchLayout: Sendable {
     public func reportPath(forRelative relative: String) -> String { watch.reportsDirectory + "/" + relative + ".json" }
     public func donePath(forRelative relative: String) -> String { watch.doneDirectory + "/" + relative }
     public func failedPath(forRelative relative: String) -> String { watch.failedDirectory + "/" + relative }
-
-    /// The folder every output of a template lands in or below: `{watch}` filled in, cut before
-    /// the first component with a placeholder, without the file name.
-    static func fixedFolder(of template: String, watch: String) -> String {
-        var components = template.replacingOccurrences(of: "{watch}", with: watch).split(separator: "/")
-        if let open = components.firstIndex(where: { $0.contains("{") }) {
-            components = Array(components[..<open])
-        } else if !components.isEmpty {
-            components.removeLast()
-        }
-        return "/" + components.joined(separator: "/")
-    }
 
     /// Whether `inner` is `outer` or lies below it.
     static func isWithin(_ inner: String, _ outer: String) -> Bool {
