@@ -18,6 +18,18 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(folder.listing(), ["a.txt"])
     }
 
+    func testLeftoversOfAKilledWriterAreRemovedAndNothingElse() {
+        let folder = TemporaryFolder()
+        folder.write("out/a.jpg", [1])
+        folder.write("out/.darkroom-a.jpg.Xy12Ab.tmp", [2])
+        folder.write("out/sub/.darkroom-b.png.Qq34Cd.tmp", [3])
+        folder.write("out/.hidden.tmp", [4])
+        folder.write("out/.darkroom-notes.txt", [5])
+        XCTAssertEqual(AtomicFile.removeLeftovers(below: folder.file("out")), 2)
+        XCTAssertEqual(folder.listing("out"), [".darkroom-notes.txt", ".hidden.tmp", "a.jpg"])
+        XCTAssertEqual(AtomicFile.removeLeftovers(below: folder.file("missing")), 0)
+    }
+
     func testAFailedWriteLeavesNothingBehindAndSaysWhy() {
         let folder = TemporaryFolder()
         folder.write("blocker", [1])

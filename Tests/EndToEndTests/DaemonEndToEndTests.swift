@@ -164,6 +164,19 @@ final class DaemonEndToEndTests: XCTestCase {
         stop(daemon)
     }
 
+    func testTemporaryFilesLeftByAKilledRunAreRemovedAtStart() throws {
+        let s = Scratch()
+        s.writeConfig(config(s))
+        s.writeInPlace("out/thumbs/.darkroom-a.png.AbC123.tmp", [1, 2, 3])
+        s.writeInPlace("reports/.darkroom-a.png.json.XyZ789.tmp", [4])
+        s.writeInPlace("out/thumbs/keep.png", [5])
+        let daemon = try start(s)
+        XCTAssertEqual(s.files(in: "out"), ["thumbs/keep.png"])
+        XCTAssertEqual(s.files(in: "reports"), [])
+        XCTAssertTrue(daemon.log.contains("removed 1 unfinished temporary file(s)"), daemon.log)
+        stop(daemon)
+    }
+
     func testAnInvalidConfigOnSIGHUPIsExplainedAndTheOldOneKept() throws {
         let s = Scratch()
         s.writeConfig(config(s))

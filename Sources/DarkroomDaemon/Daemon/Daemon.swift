@@ -53,6 +53,7 @@ public final class Daemon: Sendable {
         let loop: WatchLoop
         do throws(FileError) {
             loop = try WatchLoop(queue: queue, logger: logger)
+            removeLeftoverTemporaries(initialConfig)
             try loop.install(initialConfig)
         } catch {
             logger.critical("\(error)")
@@ -124,6 +125,22 @@ public final class Daemon: Sendable {
     }
 
     /// Signals arrive as Dispatch events, not in a signal handler, so the handlers may lock and log.
+    /// At start-up only (a reload must not touch files that running jobs are writing): removes
+    /// the temporary files of outputs and reports that a killed predecessor left behind.
+    private func removeLeftoverTemporaries(_ config: DaemonConfig) {
+        for watch in config.watches {
+            let folders = Set([watch.reportsDirectory] + watch.outputs.map {
+                OutputTemplate.fixedDirectory(of: $0.pathTemplate, watch: watch.name)
+            })
+            for folder in folders.sorted() {
+                let removed = AtomicFile.removeLeftovers(below: folder)
+                if removed > 0 {
+                    logger.notice("removed \(removed) unfinished temporary file(s) below \(folder) left by an earlier run")
+                }
+            }
+        }
+    }
+
     private func installSignalHandlers(on queue: DispatchQueue) -> [any DispatchSourceSignal] {
         var sources = [any DispatchSourceSignal]()
         for sig in [SIGTERM, SIGINT, SIGHUP] {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Writes a file so that readers see either the old file or the whole new one, never a part:
@@ -20,14 +21,17 @@ public enum AtomicFile {
         guard fd >= 0 else { throw FileError("write", path, errno: errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // Closed exactly once: a second close could hit a descriptor another thread just opened.
+        var isOpen = true
         do throws(FileError) {
             try writeAll(bytes, to: fd, path: path)
             // mkstemp creates 0600; outputs and reports are for others to read.
             fchmod(fd, 0o644)
             guard fsync(fd) == 0 else { throw FileError("write", path, errno: errno) }
+            isOpen = false
             guard close(fd) == 0 else { throw FileError("write", path, errno: errno) }
         } catch {
-            close(fd)
+            if isOpen { close(fd) }
             unlink(temporary)
             throw error
         }
@@ -57,5 +61,19 @@ public enum AtomicFile {
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
+    }
+
+    /// Removes temporary files a killed process left below `folder` (a `kill -9` between
+    /// create and rename). Only names this type makes are touched. Returns how many went.
+    @discardableResult
+    public static func removeLeftovers(below folder: String) -> Int {
+        guard let walk = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        var removed = 0
+        while let relative = walk.nextObject() as? String {
+            let name = FileIO.fileName(of: relative)
+            guard name.hasPrefix(temporaryPrefix), name.hasSuffix(temporarySuffix) else { continue }
+            if unlink(folder + "/" + relative) == 0 { removed += 1 }
+        }
+        return removed
     }
 }
