@@ -98,7 +98,7 @@ final class DaemonProcess {
         throw XCTSkip("darkroom binary not found next to the tests; build it or set DARKROOM_BIN")
     }
 
-    init(scratch: Scratch, arguments: [String]) throws {
+    init(scratch: Scratch, arguments: [String], environment extra: [String: String] = [:]) throws {
         logPath = scratch.path("daemon.log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let socketPath = scratch.path("notify-\(UUID().uuidString.prefix(8)).sock")
@@ -108,6 +108,7 @@ final class DaemonProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socketPath
         environment.removeValue(forKey: "JOURNAL_STREAM")
+        environment.merge(extra) { _, given in given }
         process.environment = environment
         let log = FileHandle(forWritingAtPath: logPath)
         log?.seekToEndOfFile()
@@ -134,6 +135,17 @@ final class DaemonProcess {
             if !process.isRunning && n <= 0 { return false }
         }
         return messages.contains { $0.contains(text) }
+    }
+
+    /// How many notifications received so far contain `text` (reads what is waiting first).
+    func notifications(matching text: String) -> Int {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(notifySocket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard n > 0 else { break }
+            messages.append(String(decoding: buffer[..<n], as: UTF8.self))
+        }
+        return messages.filter { $0.contains(text) }.count
     }
 
     /// Sends `signal` to this daemon (and no other process).

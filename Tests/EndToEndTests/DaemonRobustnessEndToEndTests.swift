@@ -77,6 +77,29 @@ final class DaemonRobustnessEndToEndTests: XCTestCase {
         stop(daemon)
     }
 
+    func testTheDrainFeedsTheWatchdogAndASecondSIGTERMStopsAtOnceLeavingTheInputInPlace() throws {
+        let s = Scratch()
+        // A job that takes far longer than the test: the drain cannot finish by itself.
+        s.writeConfig(config(s, chain: "gaussian_blur: { radius: 60 }"))
+        s.makeFolder("inbox")
+        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")],
+                                       environment: ["WATCHDOG_USEC": "400000"])
+        XCTAssertTrue(daemon.waitForNotification("READY=1"), daemon.log)
+        s.writeInPlace("inbox/slow.png", try picture(width: 2000, height: 1500, format: .png))
+        usleep(500_000)  // settled and taken by a worker
+        daemon.send(SIGTERM)
+        XCTAssertTrue(daemon.waitForNotification("STOPPING=1"), daemon.log)
+        let pingsBefore = daemon.notifications(matching: "WATCHDOG=1")
+        XCTAssertTrue(eventually(seconds: 10) { daemon.notifications(matching: "WATCHDOG=1") >= pingsBefore + 2 },
+                      "the watchdog is fed while the drain waits; log:\n\(tail(daemon))")
+        daemon.send(SIGTERM)
+        XCTAssertEqual(daemon.waitForExit(seconds: 20), 0, tail(daemon))
+        XCTAssertTrue(daemon.log.contains("received SIGTERM again; stopping now"), tail(daemon))
+        XCTAssertTrue(daemon.log.contains("1 of 1 files abandoned in progress"), tail(daemon))
+        XCTAssertEqual(s.files(in: "inbox"), ["slow.png"], "an abandoned input stays where it was")
+        XCTAssertFalse(s.exists("reports/slow.png.json"))
+    }
+
     func testABurstFarLargerThanTheQueueIsProcessedExactlyOnce() throws {
         let s = Scratch()
         s.writeConfig(config(s, queue: 16))

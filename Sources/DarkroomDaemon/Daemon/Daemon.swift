@@ -74,7 +74,8 @@ public final class Daemon: Sendable {
                 return (c.stopSignal, c.pendingConfig)
             }
             if let stop {
-                logger.notice("received \(Self.signalName(stop)); finishing the files in progress")
+                logger.notice("received \(Self.signalName(stop)); finishing the files in progress (send it again to stop at once)")
+                control.withLock { $0.stopSignal = nil }
                 break
             }
             if let newConfig { apply(newConfig, to: loop) }
@@ -82,26 +83,40 @@ public final class Daemon: Sendable {
             if let line = status.due(Self.statusLine(stats.current, pending: queue.pendingCount)) {
                 notifier.send("STATUS=" + line)
             }
-            if let interval = notifier.watchdogInterval {
-                let now = DispatchTime.now().uptimeNanoseconds
-                if Double(now - lastWatchdog) / 1e9 >= interval {
-                    notifier.send("WATCHDOG=1")
-                    lastWatchdog = now
-                }
-            }
+            pingWatchdog(&lastWatchdog)
         }
 
         notifier.send("STOPPING=1")
         loop.stopTimer()
         let inFlight = queue.inFlightCount
-        let finished = queue.stop(waitingUpTo: Self.drainSeconds)
+        var finished = queue.stop(waitingUpTo: 0)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.drainSeconds * 1e9)
+        // Wait in short slices: the watchdog keeps being fed, and a second signal is heard.
+        while !finished && DispatchTime.now().uptimeNanoseconds < deadline {
+            finished = queue.waitForRunning(upTo: 1)
+            pingWatchdog(&lastWatchdog)
+            if let again = control.withLock({ $0.stopSignal }) {
+                logger.warning("received \(Self.signalName(again)) again; stopping now")
+                break
+            }
+        }
         if !finished {
             let left = queue.inFlightCount
-            logger.warning("\(left) of \(inFlight) files still in progress after \(Int(Self.drainSeconds)) s; they stay in place and are processed at the next start")
+            logger.warning("\(left) of \(inFlight) files abandoned in progress; they stay in place and are processed at the next start")
         }
         let s = stats.current
         logger.notice("stopped: \(s.processed) processed, \(s.failed) failed")
         return 0
+    }
+
+    /// Sends WATCHDOG=1 when half the watchdog interval has passed since `last`.
+    private func pingWatchdog(_ last: inout UInt64) {
+        guard let interval = notifier.watchdogInterval else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if Double(now - last) / 1e9 >= interval {
+            notifier.send("WATCHDOG=1")
+            last = now
+        }
     }
 
     private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop) {
@@ -124,7 +139,6 @@ public final class Daemon: Sendable {
         logger.notice("darkroom \(DarkroomVersion.string) watching \(list); \(config.workers) workers, queue \(config.queueCapacity)")
     }
 
-    /// Signals arrive as Dispatch events, not in a signal handler, so the handlers may lock and log.
     /// At start-up only (a reload must not touch files that running jobs are writing): removes
     /// the temporary files of outputs and reports that a killed predecessor left behind.
     private func removeLeftoverTemporaries(_ config: DaemonConfig) {
@@ -141,6 +155,7 @@ public final class Daemon: Sendable {
         }
     }
 
+    /// Signals arrive as Dispatch events, not in a signal handler, so the handlers may lock and log.
     private func installSignalHandlers(on queue: DispatchQueue) -> [any DispatchSourceSignal] {
         var sources = [any DispatchSourceSignal]()
         for sig in [SIGTERM, SIGINT, SIGHUP] {

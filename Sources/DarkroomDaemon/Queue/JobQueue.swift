@@ -121,6 +121,11 @@ public final class JobQueue<Job: Sendable>: Sendable {
         return group.wait(timeout: .now() + timeout) == .success
     }
 
+    /// Waits up to `timeout` seconds for the running jobs to end; returns whether they did.
+    public func waitForRunning(upTo timeout: Double) -> Bool {
+        group.wait(timeout: .now() + timeout) == .success
+    }
+
     private func launchWorker() {
         group.enter()
         dispatchQueue.async { [self] in
