@@ -26,6 +26,7 @@ bench:
 	scripts/install-deps.sh --bench
 	$(SWIFT) build -c release
 	Benchmarks/run.sh
+	Benchmarks/daemon.sh
 
 clean:
 	rm -rf .build inbox outbox done failed reports

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg-config
           libvips-tools imagemagick)   # vips and ImageMagick are the tests' reference implementations
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libvips-dev graphicsmagick time)
+  packages+=(libvips-dev graphicsmagick time inotify-tools)
 fi
 
 missing=()
