@@ -29,7 +29,8 @@ final class JobReportTests: XCTestCase {
         XCTAssertTrue(json["error"] is NSNull, "an absent error is null, not a missing key")
 
         let input = try XCTUnwrap(json["input"] as? [String: Any])
-        XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "orientation"])
+        XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "orientation",
+                                         "shrink_on_load"])
         XCTAssertEqual(input["color_space"] as? String, "srgb")
         XCTAssertEqual(input["orientation"] as? Int, 6)
 

@@ -119,6 +119,32 @@ final class JobRunnerTests: XCTestCase {
         XCTAssertEqual(folder.listing("out"), [], "nothing written")
     }
 
+    func testAJPEGThumbnailIsDecodedSmallerWithTheSameResult() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/big.jpg", try encodedCard(width: 1600, height: 1200, format: .jpeg))
+        func thumbnail(_ chainText: String, to name: String) throws -> JobReport {
+            let output = OutputConfig(pathTemplate: folder.file("out/\(name).png"), format: .png,
+                                      chain: try ChainSyntax.parse(chainText))
+            return runner.run(inputPath: input, watchName: "w", outputs: [output], seed: 1)
+        }
+        // 1600 → 100 is a 16× reduction: the decoder may take 1/8 and leave 2× to lanczos3.
+        let shrunk = try thumbnail("resize width=100", to: "shrunk")
+        // A colour step first means the decoder must deliver every pixel.
+        let full = try thumbnail("gamma power=1.0001 | resize width=100", to: "full")
+        XCTAssertEqual(shrunk.status, .ok, shrunk.error?.description ?? "")
+        XCTAssertEqual(shrunk.input.shrinkOnLoad, 8)
+        XCTAssertEqual(full.input.shrinkOnLoad, 1)
+        XCTAssertEqual([shrunk.input.width, shrunk.input.height], [1600, 1200], "the report gives the file's own size")
+        let a = try ImageCodec.decode(try FileIO.read(folder.file("out/shrunk.png"))).image
+        let b = try ImageCodec.decode(try FileIO.read(folder.file("out/full.png"))).image
+        XCTAssertEqual([a.width, a.height], [100, 75])
+        XCTAssertEqual(a.size, b.size)
+        // Same picture within a fraction of a level: only the prefilter differs (DCT block average vs lanczos3).
+        let differences = zip(a.pixels, b.pixels).map { p, q in (0..<3).map { Double(abs(p[$0] - q[$0])) }.reduce(0, +) }
+        let error = differences.reduce(0, +) / Double(3 * a.pixels.count)
+        XCTAssertLessThan(error, 1.0 / 255)
+    }
+
     func testAFailedWriteIsReportedWithItsCauseAndLeavesNoTemporaryFile() throws {
         let folder = TemporaryFolder()
         let input = folder.write("in/card.png", try encodedCard(width: 8, height: 8, format: .png))

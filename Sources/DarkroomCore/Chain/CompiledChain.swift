@@ -33,6 +33,20 @@ public struct CompiledChain: Sendable {
         stageSizes(for: size).last ?? size
     }
 
+    /// How much a loader may shrink a source of `source` before this chain (1, 2, 4 or 8): its
+    /// first stage decides, when it is ``SourceShrinkable``.
+    public func sourceShrinkFactor(for source: Size) -> Int {
+        guard case .region(_, let first as any SourceShrinkable)? = stages.first else { return 1 }
+        return first.sourceShrinkFactor(for: source)
+    }
+
+    /// The chain for a source decoded at `shrunk` instead of `original`, with the same output.
+    public func forShrunkSource(original: Size, shrunk: Size) -> CompiledChain {
+        guard original != shrunk, case .region(let name, let first as any SourceShrinkable)? = stages.first else { return self }
+        return CompiledChain(stages: [.region(name: name, filter: first.forShrunkSource(original: original, shrunk: shrunk))]
+                                 + stages.dropFirst())
+    }
+
     /// Runs every stage; returns the image and each stage's wall time in seconds.
     /// The input is consumed, so a caller that passes its last reference lets each stage free
     /// the previous image as soon as the next exists.

@@ -78,6 +78,9 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var colorSpace: String?
         /// EXIF orientation 1…8 (1 when absent).
         public var orientation: Int?
+        /// The factor the JPEG decoder reduced the image by because every chain starts by
+        /// shrinking it (1: decoded at full size); nil when it was not decoded.
+        public var shrinkOnLoad: Int?
 
         public init(path: String, bytes: Int = 0, sha256: String? = nil, format: String? = nil,
                     width: Int? = nil, height: Int? = nil, colorSpace: String? = nil, orientation: Int? = nil) {
@@ -87,6 +90,7 @@ public struct JobReport: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case path, bytes, sha256, format, width, height, colorSpace = "color_space", orientation
+            case shrinkOnLoad = "shrink_on_load"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -99,6 +103,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(height, forKey: .height)
             try c.encode(colorSpace, forKey: .colorSpace)
             try c.encode(orientation, forKey: .orientation)
+            try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
         }
     }
 

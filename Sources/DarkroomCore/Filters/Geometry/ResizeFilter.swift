@@ -1,7 +1,7 @@
 /// CILanczosScaleTransform / `vips resize`: scales an image to a box or by a factor with a
 /// separable, antialiased kernel (the kernel widens with the shrink factor, as libvips' and
 /// Pillow's reduce do, so shrinking never aliases).
-public struct ResizeFilter: RegionFilter {
+public struct ResizeFilter: RegionFilter, SourceShrinkable {
     public static let descriptor = FilterDescriptor(
         name: "resize", displayName: "Resize", categories: ["geometry"],
         description: """
@@ -31,6 +31,9 @@ public struct ResizeFilter: RegionFilter {
     public var kernel: ResamplingKernel
     public var noUpscale: Bool
     public var background: RGBA
+    /// Set when the source arrives pre-shrunk (see ``SourceShrinkable``): the plan is made for
+    /// the original size and mapped onto the smaller source.
+    var preShrunk: (original: Size, shrunk: Size)?
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
         let width = parameters.number("width").map { Int($0) }
@@ -56,7 +59,17 @@ public struct ResizeFilter: RegionFilter {
     public var isIdentity: Bool { target == .scale(1) }
 
     func plan(for input: Size) -> ResizePlan {
-        target.plan(for: input, fit: fit, noUpscale: noUpscale)
+        guard let (original, shrunk) = preShrunk, input == shrunk else {
+            return target.plan(for: input, fit: fit, noUpscale: noUpscale)
+        }
+        // A loader's 1/k reduction maps each k×k block to one pixel (a partial block at the far
+        // edge still gives a whole pixel), so the exact factor is 1/k, not shrunk ÷ original.
+        let k = [2, 4, 8].first { k in
+            (original.width + k - 1) / k == shrunk.width && (original.height + k - 1) / k == shrunk.height
+        }
+        let fx = k.map { 1 / Double($0) } ?? Double(shrunk.width) / Double(original.width)
+        let fy = k.map { 1 / Double($0) } ?? Double(shrunk.height) / Double(original.height)
+        return target.plan(for: original, fit: fit, noUpscale: noUpscale).mapped(toSourceScaledBy: fx, fy)
     }
 
     /// An empty input stays empty, as `apply` leaves it (there is no aspect ratio to keep).
@@ -91,3 +104,18 @@ public struct ResizeFilter: RegionFilter {
                               background: background.pixel, executor: executor)
     }
 }
+
+extension ResizeFilter {
+    public func sourceShrinkFactor(for source: Size) -> Int {
+        guard source.area > 0 else { return 1 }
+        let p = target.plan(for: source, fit: fit, noUpscale: noUpscale)
+        return shrinkOnLoadFactor(forReduction: min(p.scaleX, p.scaleY))
+    }
+
+    public func forShrunkSource(original: Size, shrunk: Size) -> ResizeFilter {
+        var copy = self
+        copy.preShrunk = (original, shrunk)
+        return copy
+    }
+}
+

@@ -12,6 +12,17 @@ struct ResizePlan: Hashable, Sendable {
     var offsetX: Double = 0
     var offsetY: Double = 0
 
+    /// The same plan for a source whose sides were scaled by `fx`, `fy` (a pre-shrunk source):
+    /// a pixel centre u in the original lies at (u + 0.5)·f − 0.5 in the scaled source.
+    func mapped(toSourceScaledBy fx: Double, _ fy: Double) -> ResizePlan {
+        var p = self
+        p.scaleX *= fx
+        p.scaleY *= fy
+        p.offsetX *= fx
+        p.offsetY *= fy
+        return p
+    }
+
     /// True when the plan reproduces the input pixel for pixel.
     func isIdentity(for input: Size) -> Bool {
         outputSize == input && placement == Rect(size: input) && scaleX == 1 && scaleY == 1

@@ -1,0 +1,23 @@
+/// A filter that can start from a source already reduced by a loader — JPEG decoders scale
+/// by 1/2, 1/4 or 1/8 almost for free (libvips' "shrink-on-load") — and still produce the same
+/// output size. Only a chain's first stage is asked.
+public protocol SourceShrinkable: RegionFilter {
+    /// The largest factor (1, 2, 4 or 8) by which a source of `source` may be reduced before
+    /// this filter. 1 when it does not shrink enough to gain.
+    func sourceShrinkFactor(for source: Size) -> Int
+
+    /// This filter for a source decoded at `shrunk` instead of `original`: the same output
+    /// size, sampled from the smaller source.
+    func forShrunkSource(original: Size, shrunk: Size) -> Self
+}
+
+/// libvips' rule: block-reduce on load to a bit above the target and leave at least a factor
+/// of two to the real resampler, which smooths away the block reduction's aliasing.
+public func shrinkOnLoadFactor(forReduction reduction: Double) -> Int {
+    switch reduction {
+    case 16...: 8
+    case 8...: 4
+    case 4...: 2
+    default: 1
+    }
+}
