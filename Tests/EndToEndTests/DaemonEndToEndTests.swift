@@ -213,7 +213,8 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertTrue(daemon.waitForNotification("READY=1"))
         s.makeFolder("inbox2/new/deeper")
         s.writeInPlace("inbox2/new/deeper/n.png", try picture(width: 12, height: 12, format: .png))
-        XCTAssertTrue(eventually { s.exists("out2/n.png") && s.exists("reports/new/deeper/n.png.json") },
+        // The input moves just after its report is written: wait for the move too.
+        XCTAssertTrue(eventually { s.exists("out2/n.png") && s.exists("reports/new/deeper/n.png.json") && !s.files(in: "done").isEmpty },
                       "a file in a folder made after the reload; log:\n\(daemon.log)")
         XCTAssertEqual(s.files(in: "done"), ["new/deeper/n.png"], "done mirrors the relative path")
         s.writeInPlace("inbox/old.png", try picture(width: 12, height: 12, format: .png))

@@ -154,8 +154,9 @@ final class DaemonRobustnessEndToEndTests: XCTestCase {
         XCTAssertEqual(symlink(s.path("elsewhere/target.png"), s.path("inbox/link.png")), 0)
 
         let expected = (names + ["moved.png", "album/a.png", "album/deep/b.png"]).map { $0 + ".json" }.sorted()
-        XCTAssertTrue(eventually { s.files(in: "reports") == expected }, "reports \(s.files(in: "reports")); log:\n\(tail(daemon))")
-        XCTAssertEqual(s.files(in: "inbox"), ["link.png"])
+        // Each input moves just after its report is written: wait for the moves too.
+        XCTAssertTrue(eventually { s.files(in: "reports") == expected && s.files(in: "inbox") == ["link.png"] },
+                      "reports \(s.files(in: "reports")); inbox \(s.files(in: "inbox")); log:\n\(tail(daemon))")
 
         // The same name again: done/ keeps both, numbered, the earlier one untouched.
         s.writeInPlace("inbox/moved.png", try picture(width: 7, height: 7, format: .png))
