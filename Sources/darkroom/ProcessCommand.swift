@@ -51,7 +51,8 @@ struct ProcessCommand: ParsableCommand {
     func run() throws {
         let spec: ChainSpec
         do { spec = try ChainSyntax.parse(chain) } catch {
-            throw ValidationError("--chain: \(error.message)")
+            printError("darkroom process: --chain: \(error.message)\n(`darkroom filters` lists every filter and parameter)")
+            throw ExitCode(64)  // EX_USAGE
         }
         let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
         var failures = 0

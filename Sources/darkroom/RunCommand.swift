@@ -10,7 +10,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Watch the configured folders and process every image that lands in them.",
         discussion: """
-            Without --config, watches ./inbox and writes 1200-pixel JPEGs to ./outbox, with \
+            Without --config, watches ./inbox and writes JPEGs at most 1200 pixels wide to ./outbox, with \
             reports in ./reports. SIGTERM or SIGINT finishes the files in flight and exits 0; \
             SIGHUP reloads the config (an invalid one is logged and the old one kept).
             """

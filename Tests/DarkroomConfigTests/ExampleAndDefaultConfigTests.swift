@@ -49,5 +49,7 @@ final class ExampleAndDefaultConfigTests: XCTestCase {
         let step = try XCTUnwrap(output.chain.steps.first)
         XCTAssertEqual(step.name, "resize")
         XCTAssertTrue(step.arguments.contains { $0.name == "width" && $0.argument == .value(.number(1200)) })
+        XCTAssertTrue(step.arguments.contains { $0.name == "no_upscale" && $0.argument == .value(.bool(true)) },
+                      "out of the box, small pictures are not blown up")
     }
 }

@@ -78,7 +78,7 @@ final class JobReportTests: XCTestCase {
     }
 
     func testParameterValuesAsTheReportShowsThem() {
-        XCTAssertEqual(ReportValue(.number(.pi / 2), kind: .angle), .number(90), "angles in degrees")
+        XCTAssertEqual(ReportValue(.number(.pi / 2), kind: .angle), .string("90deg"), "angles in degrees, marked as such")
         XCTAssertEqual(ReportValue(.number(0.25), kind: .scalar), .number(0.25))
         XCTAssertEqual(ReportValue(.length(Length(12.5, percent: true)), kind: .length), .string("12.5%"))
         XCTAssertEqual(ReportValue(.point(Length(-25), Length(15)), kind: .point), .array([.number(-25), .number(15)]))

@@ -40,10 +40,29 @@ final class JobRunnerTests: XCTestCase {
         }
         XCTAssertEqual(report.outputs[0].chain.map(\.filter), ["sepia"])
         XCTAssertEqual(report.outputs[0].chain[0].parameters["intensity"], .number(0.5))
-        XCTAssertEqual(report.outputs[1].chain[0].parameters["angle"], .number(90))
+        XCTAssertEqual(report.outputs[1].chain[0].parameters["angle"], .string("90deg"))
         XCTAssertEqual(report.outputs[1].stages.map(\.filters), [["hue", "invert"]], "fused colour filters are one stage")
         XCTAssertEqual(folder.listing("out"), ["card-png.png", "photos/card.jpg"], "no temporary files left")
         XCTAssertEqual(FileStatus.of(input)?.size, bytes.count, "the runner leaves the input where it is")
+    }
+
+    func testEveryReportedValuePastedIntoAChainGivesTheSameOutput() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/card.png", try encodedCard(width: 40, height: 30, format: .png))
+        let random = "hue angle=random | transform rotate=random canvas=grow | sepia intensity=random"
+        let first = runner.run(inputPath: input, watchName: "w", outputs: [OutputConfig(
+            pathTemplate: folder.file("out/a.png"), format: .png, chain: try ChainSyntax.parse(random))], seed: nil)
+        XCTAssertEqual(first.status, .ok)
+        // Rebuild the chain from the report alone, as a user would, without the seed.
+        let steps = first.outputs[0].chain.map { step in
+            ([step.filter] + step.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.chainText)" })
+                .joined(separator: " ")
+        }
+        let again = runner.run(inputPath: input, watchName: "w", outputs: [OutputConfig(
+            pathTemplate: folder.file("out/b.png"), format: .png,
+            chain: try ChainSyntax.parse(steps.joined(separator: " | ")))], seed: 0)
+        XCTAssertEqual(again.status, .ok, again.error?.description ?? "")
+        XCTAssertEqual(try FileIO.read(folder.file("out/a.png")), try FileIO.read(folder.file("out/b.png")), steps.joined(separator: " | "))
     }
 
     func testRandomParametersAreDrawnFromTheSeedAndRecorded() throws {
@@ -172,5 +191,17 @@ final class JobRunnerTests: XCTestCase {
         let folder = TemporaryFolder()
         let input = folder.write("in/card.png", try encodedCard(width: 8, height: 8, format: .png))
         XCTAssertEqual(runner.run(inputPath: input, watchName: "w", outputs: [], seed: 1).status, .skipped)
+    }
+}
+
+extension ReportValue {
+    /// The value as `--chain` text.
+    var chainText: String {
+        switch self {
+        case .number(let v): return "\(v)"
+        case .bool(let b): return b ? "true" : "false"
+        case .string(let s): return s
+        case .array(let a): return "[" + a.map(\.chainText).joined(separator: ",") + "]"
+        }
     }
 }

@@ -2,7 +2,7 @@ import DarkroomCore
 
 extension ConfigLoader {
     /// The config `darkroom run` uses without `--config`: watches `<base>/inbox`, writes
-    /// `<base>/outbox/{stem}.jpg` (resized to fit inside 1200 px wide, JPEG quality 85), with
+    /// `<base>/outbox/{stem}.jpg` (fitted inside 1200 px wide, never enlarged; JPEG quality 85), with
     /// done, failed and reports beside them. Its `sourceText` is the YAML below, so reports
     /// hash it like any other config.
     public static func defaultConfig(baseDirectory: String) -> DaemonConfig {
@@ -23,7 +23,7 @@ extension ConfigLoader {
               - path: ./outbox/{stem}.jpg
                 quality: 85
                 chain:
-                  - resize: { width: 1200, fit: inside }
+                  - resize: { width: 1200, fit: inside, no_upscale: true }
 
         """
 }

@@ -1,8 +1,9 @@
 import DarkroomCore
 
-/// A parameter value as the report writes it: JSON numbers for numbers (angles in degrees,
-/// lengths in pixels), strings for choices, colours (`#rrggbbaa`) and percentages (`12.5%`),
-/// arrays for points and number lists.
+/// A parameter value as the report writes it: JSON numbers for numbers (lengths in pixels),
+/// strings for angles (`-45deg`), choices, colours (`#rrggbbaa`) and percentages (`12.5%`),
+/// arrays for points and number lists. Every value can be pasted back into a config or a
+/// `--chain` to reproduce the output: an angle written as a bare number would read as radians.
 public enum ReportValue: Codable, Sendable, Equatable {
     case number(Double)
     case bool(Bool)
@@ -12,7 +13,7 @@ public enum ReportValue: Codable, Sendable, Equatable {
     /// The report form of a resolved value; `kind` tells angles (stored in radians) apart.
     public init(_ value: ParameterValue, kind: ParameterKind?) {
         switch value {
-        case .number(let v): self = .number(kind == .angle ? v * 180 / .pi : v)
+        case .number(let v): self = kind == .angle ? .string(Self.degrees(v)) : .number(v)
         case .length(let l): self = ReportValue(l)
         case .point(let x, let y): self = .array([ReportValue(x), ReportValue(y)])
         case .bool(let b): self = .bool(b)
@@ -20,6 +21,12 @@ public enum ReportValue: Codable, Sendable, Equatable {
         case .choice(let s): self = .string(s)
         case .numbers(let v): self = .array(v.map(ReportValue.number))
         }
+    }
+
+    /// `-45deg`, `12.5deg`: shortest text that reads back as the same number of degrees.
+    static func degrees(_ radians: Double) -> String {
+        let d = radians * 180 / .pi
+        return (d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)) + "deg"
     }
 
     private init(_ length: Length) {
