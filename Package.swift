@@ -44,15 +44,17 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
+        // Helpers every test target shares (temporary folders).
+        .target(name: "DarkroomTestSupport", path: "Tests/DarkroomTestSupport"),
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore"],
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
-        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore"]),
-        .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore"]),
+        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
         // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import DarkroomCore
 import Foundation
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomConfig
 
@@ -55,10 +56,9 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testNonUTF8FileIsRefused() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-hostile-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("config.yaml")
+        let folder = TemporaryFolder(prefix: "darkroom-hostile")
+        defer { withExtendedLifetime(folder) {} }
+        let file = URL(fileURLWithPath: folder.file("config.yaml"))
         try Data([0x77, 0x6F, 0x72, 0x6B, 0x65, 0x72, 0x73, 0x3A, 0x20, 0xFF, 0xFE, 0xC3, 0x28, 0x0A]).write(to: file)
         XCTAssertThrowsError(try ConfigLoader.load(path: file.path)) { error in
             let message = (error as? ConfigError)?.diagnostics.first?.message ?? ""

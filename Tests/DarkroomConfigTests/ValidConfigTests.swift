@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomConfig
 
@@ -130,9 +131,9 @@ final class ValidConfigTests: XCTestCase {
     }
 
     func testLoadResolvesAgainstTheConfigFileFolderAndRecordsTheSource() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = TemporaryFolder(prefix: "darkroom-config")
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = URL(fileURLWithPath: temporary.path)
         let file = folder.appendingPathComponent("darkroom.yaml")
         try minimalConfig.write(to: file, atomically: true, encoding: .utf8)
         let config = try ConfigLoader.load(path: file.path)

@@ -1,4 +1,5 @@
 import Foundation
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomDaemon
 

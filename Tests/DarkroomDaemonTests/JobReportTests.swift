@@ -1,5 +1,6 @@
 import DarkroomCore
 import Foundation
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomDaemon
 

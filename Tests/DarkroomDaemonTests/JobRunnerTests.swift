@@ -2,6 +2,7 @@ import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
 import Foundation
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomDaemon
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomDaemon
 

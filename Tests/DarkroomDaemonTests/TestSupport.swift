@@ -2,24 +2,11 @@ import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
 import Foundation
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomDaemon
 
-/// A fresh folder under /tmp, removed when the test ends.
-final class TemporaryFolder {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/darkroom-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ relative: String) -> String { path + "/" + relative }
-
+extension TemporaryFolder {
     /// Writes `bytes` at `relative`, creating folders as needed.
     @discardableResult
     func write(_ relative: String, _ bytes: [UInt8]) -> String {

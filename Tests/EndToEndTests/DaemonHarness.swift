@@ -2,20 +2,13 @@ import DarkroomCodecs
 import DarkroomCore
 import Foundation
 import Glibc
+import DarkroomTestSupport
 import XCTest
 
 /// A scratch tree for one end-to-end test: inbox, outputs, done, failed, reports and a config.
 final class Scratch {
-    let root: String
-
-    init() {
-        var template = Array("/tmp/darkroom-e2e-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        root = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
+    private let folder = TemporaryFolder(prefix: "darkroom-e2e")
+    var root: String { folder.path }
 
     func path(_ relative: String) -> String { root + "/" + relative }
 

@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomTestSupport
 import Foundation
 import XCTest
 
@@ -42,9 +43,9 @@ struct ExternalTool: Sendable {
     func run(_ input: Image, inputFormat: ImageFileFormat = .ppm, outputFormat: ImageFileFormat = .ppm,
              _ arguments: [String], files: [String: String] = [:]) throws -> Image {
         let executable = try require()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = TemporaryFolder(prefix: "darkroom-tool")
+        defer { withExtendedLifetime(folder) {} }  // removed only when the tool is done
+        let dir = URL(fileURLWithPath: folder.path)
         for (name, text) in files {
             try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
