@@ -23,3 +23,10 @@ public struct FilterDescriptor: Sendable, Hashable {
         parameters.first { $0.name == name }
     }
 }
+
+/// JSON form for `darkroom filters --json`; field names are snake_case and stable.
+extension FilterDescriptor: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, displayName = "display_name", categories, description, parameters
+    }
+}

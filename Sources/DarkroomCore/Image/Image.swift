@@ -41,11 +41,6 @@ public struct Image: Sendable, Equatable {
         set { pixels[y * width + x] = newValue }
     }
 
-    /// The pixel at (x, y), with coordinates clamped to the edge (edge extension).
-    @inlinable public func clamped(_ x: Int, _ y: Int) -> Pixel {
-        pixels[min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)]
-    }
-
     /// True when every pixel is fully opaque; encoders then drop the alpha channel.
     public var isOpaque: Bool { pixels.allSatisfy { $0[3] >= 1 } }
 }

@@ -1,20 +1,5 @@
-/// JSON form of the descriptors, for `darkroom filters --json` and generated documentation.
-/// Field names are snake_case and stable: scripts read them.
-extension FilterDescriptor: Encodable {
-    private enum Keys: String, CodingKey {
-        case name, displayName = "display_name", categories, description, parameters
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(displayName, forKey: .displayName)
-        try c.encode(categories, forKey: .categories)
-        try c.encode(description, forKey: .description)
-        try c.encode(parameters, forKey: .parameters)
-    }
-}
-
+/// JSON form of the parameter descriptors (`darkroom filters --json`): the kind is written as its
+/// name, with the choices beside it. Field names are snake_case and stable: scripts read them.
 extension ParameterDescriptor: Encodable {
     private enum Keys: String, CodingKey {
         case name, kind, choices, description, defaultValue = "default", minimum, maximum
