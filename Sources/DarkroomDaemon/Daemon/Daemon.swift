@@ -44,7 +44,7 @@ public final class Daemon: Sendable {
         let sources = installSignalHandlers(on: signalQueue)
         defer { sources.forEach { $0.cancel() } }
 
-        let processor = JobProcessor(logger: logger, stats: stats, executor: TileExecutor())
+        let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor())
         // Workers never notify systemd themselves: STATUS= goes from this thread, at most once a
         // second, so a burst of files is not a burst of datagrams.
         let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) { job in

@@ -7,7 +7,7 @@ import Logging
 struct JobProcessor: Sendable {
     let logger: Logger
     let stats: Locked<DaemonStats>
-    let executor: TileExecutor
+    let executor: StripExecutor
 
     func process(_ job: DaemonJob) {
         guard let before = FileStatus.of(job.path), before.isRegularFile else { return }  // gone meanwhile
