@@ -1,55 +1,88 @@
 #!/usr/bin/env bash
-# darkroom against libvips, ImageMagick, GraphicsMagick and Pillow on the libvips
-# "speed and memory use" chain (DESIGN.md §6), on one generated 5000×5000 JPEG, in one run.
-# Prints wall time and peak memory (max RSS) of each, best of $RUNS, and darkroom's ratios.
-# Needs: `make bench` installs everything and builds darkroom in release mode first.
+# darkroom against libvips (and ImageMagick, GraphicsMagick, Pillow where they do the same work)
+# on three jobs, each in one run, the tools taking turns (A B C A B C …) so that a machine
+# whose speed drifts slows them alike:
+#   chain     — the libvips "speed and memory use" chain (DESIGN.md §6) on a 5000×5000 JPEG:
+#               crop 100 px each side, shrink to 90 % bilinear, 3×3 sharpen, JPEG Q90
+#   thumbnail — a 2725×2225 JPEG to 720 px wide, Q80 (`vips thumbnail`)
+#   rotation  — `transform rotate=30deg canvas=grow` on the 5000×5000 JPEG (`vips rotate 30`), Q75
+# Prints the median wall time and peak memory (max RSS) of $RUNS runs of each, and darkroom's
+# ratios against each tool. Needs a release build and the tools: `make bench` does both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 work=${BENCH_DIR:-/tmp/darkroom-bench}
 mkdir -p "$work"
-darkroom=.build/release/darkroom
+darkroom=$PWD/.build/release/darkroom
 [[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
+# ImageMagick 6 by its own name: a `convert` earlier on the PATH may be something else.
+im=$(command -v convert-im6.q16 || command -v convert)
 
-src=$work/input-5000.jpg
-if [[ ! -f $src ]]; then
-  echo "generating $src (5000×5000 JPEG, q90)…" >&2
+big=$work/input-5000.jpg
+if [[ ! -f $big ]]; then
+  echo "generating $big (5000×5000 JPEG, q90)…" >&2
   # Smooth fractal noise plus fine grain: photo-like frequency content, so JPEG sizes are realistic.
-  convert -seed 42 -size 1250x1250 plasma:fractal -resize 5000x5000 \
+  "$im" -seed 42 -size 1250x1250 plasma:fractal -resize 5000x5000 \
     \( -size 5000x5000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
-    -quality 90 "$src"
+    -quality 90 "$big"
+fi
+photo=$work/input-2725.jpg
+if [[ ! -f $photo ]]; then
+  echo "generating $photo (2725×2225 JPEG, q90)…" >&2
+  "$im" -seed 7 -size 545x445 plasma:fractal -resize 2725x2225! \
+    \( -size 2725x2225 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
+    -quality 90 "$photo"
 fi
 gcc -O2 -o "$work/vips_chain" Benchmarks/vips_chain.c $(pkg-config --cflags --libs vips)
 
 chain='crop x=100 y=100 width=4800 height=4800 | resize scale=0.9 kernel=bilinear | convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8'
-# ImageMagick's -morphology takes the kernel as given (so ÷8 is written in); GraphicsMagick's
-# -convolve normalises by the kernel's sum (8) itself.
-declare -A cmd=(
-  [darkroom]="$darkroom process --chain '$chain' --quality 90 $src -o $work/out-darkroom.jpg"
-  [libvips]="$work/vips_chain $src $work/out-vips.jpg"
-  [imagemagick]="convert $src -crop 4800x4800+100+100 +repage -filter triangle -resize 90% -morphology Convolve '3x3: -0.125,-0.125,-0.125 -0.125,2,-0.125 -0.125,-0.125,-0.125' -quality 90 $work/out-im.jpg"
-  [graphicsmagick]="gm convert $src -crop 4800x4800+100+100 +repage -filter triangle -resize 90% -convolve -1,-1,-1,-1,16,-1,-1,-1,-1 -quality 90 $work/out-gm.jpg"
-  [pillow]="python3 Benchmarks/pillow_chain.py $src $work/out-pillow.jpg"
-)
-order=(darkroom libvips imagemagick graphicsmagick pillow)
 
-declare -A best_t best_m
-for tool in "${order[@]}"; do
-  case $tool in graphicsmagick) command -v gm >/dev/null || continue ;; pillow) python3 -c 'import PIL' 2>/dev/null || continue ;; esac
-  best_t[$tool]=999999; best_m[$tool]=0
-  for ((i = 0; i < RUNS; i++)); do
-    /usr/bin/time -f '%e %M' -o "$work/time.txt" bash -c "${cmd[$tool]}" >/dev/null 2>"$work/stderr.txt" \
-      || { echo "$tool failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
-    read -r t m <"$work/time.txt"
-    if awk -v a="$t" -v b="${best_t[$tool]}" 'BEGIN{exit !(a<b)}'; then best_t[$tool]=$t; best_m[$tool]=$m; fi
+# bench TITLE NAME=COMMAND… : runs every command RUNS times in turn, prints the medians.
+bench() {
+  local title=$1; shift
+  local names=() cmds=()
+  for spec in "$@"; do names+=("${spec%%=*}"); cmds+=("${spec#*=}"); done
+  local -A walls mems
+  for ((run = 0; run < RUNS; run++)); do
+    for i in "${!names[@]}"; do
+      /usr/bin/time -f '%e %M' -o "$work/time.txt" bash -c "exec ${cmds[$i]}" >/dev/null 2>"$work/stderr.txt" \
+        || { echo "${names[$i]} failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
+      read -r t m <"$work/time.txt"
+      walls[${names[$i]}]+="$t "; mems[${names[$i]}]+="$m "
+    done
   done
-done
+  median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+  printf '\n%s (median of %d runs)\n' "$title" "$RUNS"
+  printf '%-15s %9s %10s %13s %13s\n' tool "wall s" "peak MiB" "darkroom ×t" "darkroom ×mem"
+  local dt dm
+  dt=$(median <<<"${walls[darkroom]}"); dm=$(median <<<"${mems[darkroom]}")
+  for name in "${names[@]}"; do
+    local t m
+    t=$(median <<<"${walls[$name]}"); m=$(median <<<"${mems[$name]}")
+    awk -v n="$name" -v t="$t" -v m="$m" -v dt="$dt" -v dm="$dm" \
+      'BEGIN { printf "%-15s %9.3f %10.1f %13.2f %13.2f\n", n, t, m / 1024, dt / t, dm / m }'
+  done
+}
 
-printf '\n%-15s %9s %11s %14s %14s\n' tool "wall s" "peak MiB" "darkroom ×t" "darkroom ×mem"
-for tool in "${order[@]}"; do
-  [[ -n ${best_t[$tool]:-} ]] || continue
-  awk -v n="$tool" -v t="${best_t[$tool]}" -v m="${best_m[$tool]}" -v dt="${best_t[darkroom]}" -v dm="${best_m[darkroom]}" \
-    'BEGIN{printf "%-15s %9.2f %11.0f %14.2f %14.2f\n", n, t, m/1024, dt/t, dm/m}'
-done
+tools=(
+  "darkroom=$darkroom process --chain '$chain' --quality 90 $big -o $work/out-darkroom.jpg"
+  "libvips=$work/vips_chain $big $work/out-vips.jpg"
+  "imagemagick=$im $big -crop 4800x4800+100+100 +repage -filter triangle -resize 90% -morphology Convolve '3x3: -0.125,-0.125,-0.125 -0.125,2,-0.125 -0.125,-0.125,-0.125' -quality 90 $work/out-im.jpg"
+)
+# GraphicsMagick's -convolve normalises by the kernel's sum (8) itself; ImageMagick's -morphology
+# takes the kernel as given (so ÷8 is written in).
+command -v gm >/dev/null && tools+=("graphicsmagick=gm convert $big -crop 4800x4800+100+100 +repage -filter triangle -resize 90% -convolve -1,-1,-1,-1,16,-1,-1,-1,-1 -quality 90 $work/out-gm.jpg")
+python3 -c 'import PIL' 2>/dev/null && tools+=("pillow=python3 Benchmarks/pillow_chain.py $big $work/out-pillow.jpg")
+bench "chain: crop, shrink 0.9 bilinear, 3×3 sharpen, Q90 on 5000×5000" "${tools[@]}"
+
+bench "thumbnail: 2725×2225 JPEG → 720 px wide, Q80" \
+  "darkroom=$darkroom process --chain 'resize width=720' --quality 80 $photo -o $work/thumb-darkroom.jpg" \
+  "libvips=vips thumbnail $photo $work/thumb-vips.jpg[Q=80] 720" \
+  "imagemagick=$im $photo -thumbnail 720x -quality 80 $work/thumb-im.jpg"
+
+bench "rotation: 30° with the canvas grown, 5000×5000 JPEG, Q75" \
+  "darkroom=$darkroom process --chain 'transform rotate=30deg canvas=grow' --quality 75 $big -o $work/rot-darkroom.jpg" \
+  "libvips=vips rotate $big $work/rot-vips.jpg 30"
+
 echo
-echo "ratios: darkroom's time and peak memory divided by each tool's (below 1 = darkroom better)."
+echo "ratios: darkroom's median time and peak memory divided by each tool's (below 1 = darkroom better)."

@@ -114,8 +114,11 @@ void dr_reader_layout(const dr_reader *r, int *width, int *height, int *channels
     *bytes_per_sample = r->bytes_per_sample;
 }
 
-dr_status dr_reader_read_rows(dr_reader *r, unsigned char *rows, size_t stride, int count,
+dr_status dr_reader_read_rows(dr_reader *r, const unsigned char *bytes, size_t length,
+                              unsigned char *rows, size_t stride, int count,
                               char *message, size_t capacity) {
+    (void)length; /* the same bytes as at open; only their address may differ */
+    r->bytes = bytes;
     return r->format == DR_FORMAT_PNG ? dr_png_read_rows(r, rows, stride, count, message, capacity)
                                       : dr_jpeg_read_rows(r, rows, stride, count, message, capacity);
 }

@@ -25,6 +25,7 @@ struct dr_reader {
     int format;
     int width, height, channels, bytes_per_sample;
     char warning[160];
+    const unsigned char *bytes; /* the input, where the last call saw it */
 };
 
 struct dr_writer {

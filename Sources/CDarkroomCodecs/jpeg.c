@@ -185,6 +185,7 @@ typedef struct {
     int x_offset;    /* first delivered column inside the (iMCU-aligned) decoded row */
     int components;  /* samples per decoded pixel: 3 (RGB) or 4 (CMYK) */
     unsigned char *scratch; /* one decoded row, when it cannot go straight to the caller */
+    const unsigned char *source_base; /* where libjpeg's source pointers point into */
 } jpeg_reader;
 
 static void on_progress(j_common_ptr cinfo) {
@@ -231,6 +232,8 @@ dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const d
         jpeg_reader_free(r);
         return status;
     }
+    r->source_base = bytes;
+    r->base.bytes = bytes;
     begin(&r->cinfo, bytes, length);
     describe(&r->cinfo, info);
     if (!dr_fits(info, options->max_pixels)) {
@@ -293,6 +296,12 @@ dr_status dr_jpeg_read_rows(dr_reader *base, unsigned char *rows, size_t stride,
         return r->errors.status;
     }
     rearm(&r->errors, message, capacity);
+    if (r->source_base != r->base.bytes) {
+        /* The caller's bytes moved: point libjpeg's read position at the same offset in them. */
+        struct jpeg_source_mgr *src = r->cinfo.src;
+        src->next_input_byte = r->base.bytes + (src->next_input_byte - r->source_base);
+        r->source_base = r->base.bytes;
+    }
     if (setjmp(r->errors.jump)) return r->errors.status;
     if (r->skip_rows > 0) {
         JDIMENSION want = (JDIMENSION)r->skip_rows;

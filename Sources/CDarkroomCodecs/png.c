@@ -252,6 +252,7 @@ dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, 
     }
     r->ctx.message = message;
     r->ctx.capacity = capacity;
+    r->ctx.bytes = r->base.bytes;
     size_t offset = (size_t)r->crop_x * r->pixel_bytes;
     size_t copy = (size_t)r->base.width * r->pixel_bytes;
     if (r->whole != NULL) {

@@ -41,9 +41,8 @@ public final class ImageDecoder: RowSource {
     private let channels: Int
     private let bytesPerSample: Int
     private let reader: OpaquePointer
-    /// The file's bytes: libjpeg and libpng read from them between calls, so they are copied
-    /// once into memory that does not move.
-    private let bytes: UnsafeMutableRawBufferPointer
+    /// The file's bytes, passed to the reader again at every call (no copy is made).
+    private let bytes: [UInt8]
     private var scratch: [UInt8] = []
 
     public init(_ data: [UInt8], options: DecodeOptions = .init()) throws(CodecError) {
@@ -51,8 +50,6 @@ public final class ImageDecoder: RowSource {
             throw CodecError(code: .tooLarge, message: "file is \(data.count) bytes, over the limit of \(options.limits.maxFileBytes) bytes")
         }
         guard !data.isEmpty else { throw CodecError(code: .notAnImage, message: "the file is empty") }
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        bytes.copyBytes(from: data)
         var c = dr_read_options()
         c.shrink = Int32(options.effectiveShrink)
         if let crop = options.crop {
@@ -62,15 +59,12 @@ public final class ImageDecoder: RowSource {
         c.max_scans = Int32(clamping: options.maxScans)
         c.deadline_ns = options.deadline?.nanoseconds ?? 0
         var reader: OpaquePointer?
-        do {
-            (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
-                try CBridge.call { dr_reader_open(bytes.baseAddress, bytes.count, &c, &info, &reader, $0, $1) }
+        (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
+            try data.withUnsafeBufferPointer { (input) throws(CodecError) in
+                try CBridge.call { dr_reader_open(input.baseAddress, input.count, &c, &info, &reader, $0, $1) }
             }
-        } catch {
-            bytes.deallocate()
-            throw error
         }
-        self.bytes = bytes
+        bytes = data
         self.reader = reader!
         var w: Int32 = 0, h: Int32 = 0, ch: Int32 = 0, bps: Int32 = 0
         dr_reader_layout(reader, &w, &h, &ch, &bps)
@@ -83,7 +77,6 @@ public final class ImageDecoder: RowSource {
 
     deinit {
         dr_reader_close(reader)
-        bytes.deallocate()
     }
 
     /// A problem the decoder forgave while reading rows, if any.
@@ -96,12 +89,16 @@ public final class ImageDecoder: RowSource {
         let rowBytes = size.width * channels * bytesPerSample
         if scratch.count < rowBytes * count { scratch = [UInt8](repeating: 0, count: rowBytes * count) }
         let (reader, size, channels, bytesPerSample) = (self.reader, self.size, self.channels, self.bytesPerSample)
-        try scratch.withUnsafeMutableBytes { raw in
-            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            try CBridge.call { dr_reader_read_rows(reader, base, rowBytes, Int32(count), $0, $1) }
-            for r in 0..<count {
-                PixelConversion.pixels(from: base + r * rowBytes, channels: channels, bytesPerSample: bytesPerSample,
-                                       count: size.width, into: target + r * stride)
+        try bytes.withUnsafeBufferPointer { input in
+            try scratch.withUnsafeMutableBytes { raw in
+                let rows = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                try CBridge.call {
+                    dr_reader_read_rows(reader, input.baseAddress, input.count, rows, rowBytes, Int32(count), $0, $1)
+                }
+                for r in 0..<count {
+                    PixelConversion.pixels(from: rows + r * rowBytes, channels: channels, bytesPerSample: bytesPerSample,
+                                           count: size.width, into: target + r * stride)
+                }
             }
         }
     }

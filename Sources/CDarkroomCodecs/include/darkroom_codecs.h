@@ -96,7 +96,9 @@ dr_status dr_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                        char *message, size_t message_capacity);
 
 /*
- * Opens a reader over `bytes` (which must outlive it) and fills `info`. Rows come out as
+ * Opens a reader over `bytes` and fills `info`. The bytes must stay unchanged while the reader
+ * lives, but need not stay at one address: every read_rows call passes them again (Swift hands
+ * out an array's address only for the length of one call). Rows come out as
  * straight (not premultiplied) samples, interleaved: RGB (3 channels) for every JPEG (grey
  * expanded, CMYK converted naively) and for PNG without alpha, RGBA (4) for PNG with alpha or
  * tRNS; 1 byte per sample, or 2 (host order) for 16-bit PNG. dr_reader_layout tells which.
@@ -109,7 +111,8 @@ void dr_reader_layout(const dr_reader *reader, int *width, int *height, int *cha
                       int *bytes_per_sample);
 
 /* Decodes the next `count` rows into `rows`, `stride` bytes apart. */
-dr_status dr_reader_read_rows(dr_reader *reader, unsigned char *rows, size_t stride, int count,
+dr_status dr_reader_read_rows(dr_reader *reader, const unsigned char *bytes, size_t length,
+                              unsigned char *rows, size_t stride, int count,
                               char *message, size_t message_capacity);
 
 /* The first problem the decoder forgave while reading rows (empty when none). */

@@ -11,12 +11,17 @@ public struct StripExecutor: Sendable {
     /// Strips rendered ahead of the encoder, beyond one per thread: the reorder buffer that
     /// lets a slow strip finish while its successors wait for their turn.
     public var readAhead: Int
+    /// Source bands one thread decodes ahead of demand (when there are two threads or more),
+    /// so the sequential decoder keeps a core busy while the others filter and encode.
+    public var decodeAhead: Int
 
-    public init(bandHeight: Int = 32, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 2) {
-        precondition(bandHeight > 0 && concurrency > 0 && readAhead >= 0)
+    public init(bandHeight: Int = 32, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 2,
+                decodeAhead: Int = 4) {
+        precondition(bandHeight > 0 && concurrency > 0 && readAhead >= 0 && decodeAhead >= 0)
         self.bandHeight = bandHeight
         self.concurrency = concurrency
         self.readAhead = readAhead
+        self.decodeAhead = decodeAhead
     }
 
     public static var defaultConcurrency: Int { max(1, ProcessInfoCores.count) }

@@ -13,6 +13,7 @@ extension Pipeline {
         var bytes = 0
         guard let last = nodes.indices.last else { return 0 }
         alive[last] = executor.concurrency + executor.readAhead + 1
+        alive[0] = executor.decodeAhead
         for c in nodes.indices.reversed() {
             let node = nodes[c]
             let width = node.size.width + 2 * 256

@@ -45,11 +45,20 @@ extension Pipeline {
         slots.acquire()
         let helpers = slots.tryAcquire(upTo: min(executor.concurrency, strips) - 1)
         let group = DispatchGroup()
-        for _ in 0..<helpers {
+        // The decoder is sequential, so the first helper keeps it busy ahead of demand and
+        // renders strips only when the read-ahead is full; the others render strips.
+        for helper in 0..<helpers {
             DispatchQueue.global().async(group: group) {
                 defer { slots.release() }
                 run.condition.lock()
+                // Every check and the wait happen under the lock, so no broadcast is missed.
                 while run.failure == nil, table.nextClaim < strips {
+                    if helper == 0 {
+                        run.condition.unlock()
+                        let decoded = run.decodeAhead(readAhead: executor.decodeAhead)
+                        run.condition.lock()
+                        if decoded || run.failure != nil || table.nextClaim >= strips { continue }
+                    }
                     guard let k = claim() else { run.condition.wait(); continue }
                     run.condition.unlock()
                     render(k)

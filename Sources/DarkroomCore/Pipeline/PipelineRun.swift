@@ -39,6 +39,8 @@ final class PipelineRun: @unchecked Sendable {
     private var nanoseconds: [UInt64]
     private var sourceBusy = false
     private var nextSourceBand = 0
+    /// Source bands below this are all freed (the decoder's read-ahead is measured from it).
+    private var sourceFreedPrefix = 0
     private var storeFilled: [Int]
     private var storeBusy: [Bool]
     /// The first error any thread met; every thread stops at its next step.
@@ -183,7 +185,40 @@ final class PipelineRun: @unchecked Sendable {
         if uses[n][k] <= 0, case .ready(let pixels) = states[n][k] {
             memory.release(pixels, count: bandPixels(n))
             states[n][k] = .released
+            if n == 0 { advanceFreedPrefix() }
         }
+    }
+
+    /// Called with the lock held.
+    private func advanceFreedPrefix() {
+        let before = sourceFreedPrefix
+        while sourceFreedPrefix < states[0].count, case .released = states[0][sourceFreedPrefix] { sourceFreedPrefix += 1 }
+        // A thread waiting to decode ahead may go on.
+        if sourceFreedPrefix != before { condition.broadcast() }
+    }
+
+    /// Decodes the next source band ahead of demand, if the decoder is idle and fewer than
+    /// `readAhead` decoded bands wait for their consumers. Lets one thread keep the sequential
+    /// decoder busy while the others filter and encode (libvips' sequential read-ahead).
+    /// Returns false when there was nothing to do.
+    func decodeAhead(readAhead: Int) -> Bool {
+        condition.lock()
+        guard failure == nil, !sourceBusy, nextSourceBand < states[0].count,
+              nextSourceBand - sourceFreedPrefix < readAhead else {
+            condition.unlock()
+            return false
+        }
+        sourceBusy = true
+        let band = nextSourceBand
+        condition.unlock()
+        var error: (any Error)?
+        do { try decode(from: band, through: band) } catch let e { error = e }
+        condition.lock()
+        sourceBusy = false
+        if let error, failure == nil { failure = error }
+        condition.broadcast()
+        condition.unlock()
+        return true
     }
 
     func fail(_ error: any Error) {
@@ -220,6 +255,7 @@ final class PipelineRun: @unchecked Sendable {
             } else {
                 memory.release(pixels, count: bandPixels(0))
                 states[0][b] = .released
+                advanceFreedPrefix()
             }
             nextSourceBand = b + 1
             condition.broadcast()

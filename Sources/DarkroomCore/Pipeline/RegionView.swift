@@ -17,7 +17,10 @@ public struct RegionView {
     /// Pixel (`x`, `y`) of the producer's image, for `x` in `rect.x ..< rect.maxX`, and the
     /// pixels after it along the row up to `rect.maxX`.
     @inlinable public func pointer(_ x: Int, _ y: Int) -> UnsafePointer<Pixel> {
-        rows[y - rect.y] + (x - rect.x)
+        // Debug builds (the tests) stop a kernel that reads past what it declared.
+        assert(y >= rect.y && y < rect.maxY && x >= rect.x && x <= rect.maxX,
+               "(\(x), \(y)) is outside the view \(rect): the kernel's inputRegions(for:) is too small")
+        return rows[y - rect.y] + (x - rect.x)
     }
 
     @inlinable public subscript(x: Int, y: Int) -> Pixel { pointer(x, y).pointee }

@@ -1,0 +1,124 @@
+import XCTest
+@testable import DarkroomCore
+
+/// The contract every region filter's kernels keep (see ``PixelKernel``), checked for every
+/// filter in the registry with random parameters, random sizes and random rectangles, so a new
+/// filter is covered the day it is registered.
+final class KernelContractTests: XCTestCase {
+    /// Parameters a filter cannot be built without; every other parameter with a slider range
+    /// is drawn at random.
+    static let required: [String: [String]] = [
+        "resize": ["width=23", "height=17 fit=contain background=#336699", "scale=random", "width=50 height=9 fit=cover",
+                   "width=15 height=40 fit=stretch kernel=bicubic", "scale=0.3 kernel=nearest"],
+        "convolve": ["kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8", "kernel=[1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7]"],
+        "transform": ["rotate=random", "rotate=30deg canvas=grow background=#ffffff80", "scale=[1.5,0.5] translate=[3,-4]",
+                      "shear=[0.3,0.1] pivot=center", "rotate=180deg", "matrix=[-1,0,0,1,0,0]"],
+        "crop": ["x=3 y=5 width=20 height=11", "width=50% height=30% gravity=south_east"],
+        "drop_shadow": ["offset=[-5,3] blur=6 canvas=grow", "offset=[40%,-20%] blur=2"],
+        "gaussian_blur": ["radius=0.7", "radius=6"],
+    ]
+
+    /// Parameters held small in the all-random sample: a shadow blurred by sigma 100 grows a
+    /// 40-pixel test image to 780², which the debug build takes minutes over.
+    static let fixed: [String: String] = ["drop_shadow": "blur=4"]
+
+    /// Chain texts for `descriptor`: each required sample, and one with every slider drawn.
+    static func samples(for descriptor: FilterDescriptor) -> [String] {
+        let held = fixed[descriptor.name] ?? ""
+        let randomised = descriptor.parameters.filter { $0.randomRange != nil && $0.kind != .color && !held.contains("\($0.name)=") }
+            .map { "\($0.name)=random" }.joined(separator: " ") + " " + held
+        return (required[descriptor.name] ?? []).map { "\(descriptor.name) \($0)" } + ["\(descriptor.name) \(randomised)"]
+    }
+
+    /// Region filters built from every sample that builds (a sample may be refused, e.g. a
+    /// random draw of 0 where 0 is not allowed; every filter must still have some).
+    func regionFilters(seed: UInt64) throws -> [(String, any RegionFilter)] {
+        var out = [(String, any RegionFilter)]()
+        for type in FilterRegistry.standard.filters where !(type is any PointFilter.Type) {
+            var built = 0
+            for text in Self.samples(for: type.descriptor) {
+                guard let resolved = try? ChainSyntax.parse(text).resolve(seed: seed), resolved.count == 1,
+                      let filter = resolved[0].filter as? any RegionFilter else { continue }
+                out.append((text, filter))
+                built += 1
+            }
+            XCTAssertGreaterThan(built, 0, "no sample builds \(type.descriptor.name): add one to KernelContractTests.required")
+        }
+        return out
+    }
+
+    /// Texture with varying transparency, so premultiplied arithmetic and edges are exercised.
+    static func input(_ width: Int, _ height: Int) -> Image {
+        var image = TestImage.texture(width: width, height: height)
+        for y in 0..<height { for x in 0..<width where (x + 2 * y) % 5 == 0 {
+            image[x, y] = image[x, y] * Float(0.25 + 0.15 * Double((x * y) % 4))
+        } }
+        return image
+    }
+
+    func testEveryFilterRendersARectangleFromExactlyTheRegionItDeclares() throws {
+        var rng = SeededGenerator(seed: 2024)
+        for seed in UInt64(1)...2 {
+            for (text, filter) in try regionFilters(seed: seed) {
+                let size = Size(width: Int.random(in: 20...61, using: &rng), height: Int.random(in: 15...47, using: &rng))
+                let input = Self.input(size.width, size.height)
+                let whole = filter.apply(to: input, executor: StripExecutor(bandHeight: 4096, concurrency: 1))
+                guard whole.width > 0, whole.height > 0 else { continue }
+                for _ in 0..<3 {
+                    let x = Int.random(in: 0..<whole.width, using: &rng), y = Int.random(in: 0..<whole.height, using: &rng)
+                    let rect = Rect(x: x, y: y, width: Int.random(in: 1...(whole.width - x), using: &rng),
+                                    height: Int.random(in: 1...(whole.height - y), using: &rng))
+                    let region = filter.inputRegion(for: rect, inputSize: size)
+                    // Every pixel outside the declared region becomes NaN: any read of one shows.
+                    var poisoned = input
+                    for py in 0..<size.height { for px in 0..<size.width
+                        where !(px >= region.x && px < region.maxX && py >= region.y && py < region.maxY) {
+                        poisoned[px, py] = Pixel(repeating: .nan)
+                    } }
+                    let partial = filter.apply(to: poisoned, executor: smallTiles)
+                    var mismatches = 0
+                    for py in rect.y..<rect.maxY { for px in rect.x..<rect.maxX where partial[px, py] != whole[px, py] {
+                        mismatches += 1
+                    } }
+                    XCTAssertEqual(mismatches, 0, "\(text) on \(size): \(rect) read outside its declared region \(region)")
+                }
+            }
+        }
+    }
+
+    func testStripsThreadsAndBandHeightsNeverChangeAPixel() throws {
+        for (text, filter) in try regionFilters(seed: 7) {
+            let input = Self.input(53, 38)
+            let reference = filter.apply(to: input, executor: StripExecutor(bandHeight: 4096, concurrency: 1))
+            for executor in [StripExecutor(bandHeight: 2, concurrency: 2), StripExecutor(bandHeight: 5, concurrency: 2, readAhead: 0),
+                             StripExecutor(bandHeight: 16, concurrency: 3, readAhead: 5)] {
+                XCTAssertEqual(filter.apply(to: input, executor: executor), reference, "\(text), band height \(executor.bandHeight)")
+            }
+        }
+    }
+
+    /// The `max_pixels` check and every buffer rely on declared sizes: each step's inputs have
+    /// the sizes of what feeds them, the plan's output is the filter's output size, and a
+    /// render produces exactly that many pixels.
+    func testEveryNodeProducesTheSizeItDeclares() throws {
+        for (text, filter) in try regionFilters(seed: 11) {
+            for size in [Size(width: 1, height: 1), Size(width: 37, height: 5), Size(width: 8, height: 61)] {
+                let plan = filter.plan(for: size)
+                XCTAssertEqual(plan.outputSize, filter.outputSize(for: size), "\(text) on \(size)")
+                for step in plan.steps {
+                    for (input, source) in zip(step.kernel.inputs, step.sources) {
+                        switch source {
+                        case .input: XCTAssertEqual(input.size, size, text)
+                        case .step(let i): XCTAssertEqual(input.size, plan.steps[i].kernel.outputSize, text)
+                        }
+                    }
+                }
+                let image = filter.apply(to: Self.input(size.width, size.height), executor: smallTiles)
+                XCTAssertEqual(image.size, filter.outputSize(for: size), "\(text) on \(size)")
+                let pipeline = Pipeline(chain: ChainCompiler.compile([ResolvedFilter(name: text, parameters: .init(), filter: filter)]),
+                                        source: Pipeline.traits(of: Self.input(size.width, size.height)))
+                XCTAssertEqual(pipeline.outputSize, image.size, text)
+            }
+        }
+    }
+}
