@@ -15,6 +15,7 @@ struct Darkroom: ParsableCommand {
             validates a config.
             """,
         version: DarkroomVersion.string,
-        subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, CheckCommand.self]
+        subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, CheckCommand.self,
+                      StatusCommand.self, ReportCommand.self]
     )
 }
