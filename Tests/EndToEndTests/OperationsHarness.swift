@@ -58,18 +58,18 @@ func darkroomPeakRSS(_ arguments: [String]) throws -> (result: CommandResult, pe
 /// Runs `script` with python3 (which `scripts/install-deps.sh` installs, with prometheus_client).
 func python(_ script: String, arguments: [String] = [], requiring module: String? = nil) throws -> CommandResult {
     if let module {
-        let probe = try run("/usr/bin/env", ["python3", "-c", "import \(module)"])
+        let probe = try runProgram("/usr/bin/env", ["python3", "-c", "import \(module)"])
         if probe.status != 0 {
             let message = "python3 with \(module) is needed (scripts/install-deps.sh installs python3-prometheus-client)"
             if let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty { XCTFail(message) }
             throw XCTSkip(message)
         }
     }
-    return try run("/usr/bin/env", ["python3", "-c", script] + arguments)
+    return try runProgram("/usr/bin/env", ["python3", "-c", script] + arguments)
 }
 
 /// Runs a program to its end, collecting its output (stderr is small here: read after stdout).
-func run(_ executable: String, _ arguments: [String]) throws -> CommandResult {
+func runProgram(_ executable: String, _ arguments: [String]) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
