@@ -6,8 +6,14 @@ public enum ProcessIdentity {
     /// The start time of `pid` in clock ticks since boot, from `/proc/PID/stat`; nil when it
     /// cannot be read (no such process, or /proc hides it).
     public static func startTicks(of pid: Int32) -> UInt64? {
-        guard let bytes = try? FileIO.read("/proc/\(pid)/stat", maxBytes: 4096) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
+        // Read, not stat-then-read: /proc files report a size of 0.
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return nil }
+        let text = String(decoding: buffer[..<n], as: UTF8.self)
         // The command name (field 2) is in parentheses and may hold spaces: count from after it.
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
