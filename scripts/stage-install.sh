@@ -8,7 +8,8 @@ set -euo pipefail
 binary=$1 manpage=$2 dest=$3 prefix=$4 unitdir=$5
 cd "$(dirname "$0")/.."
 
-install -D -m 755 "$binary" "$dest$prefix/bin/darkroom"
+# Stripped: the symbols are a quarter of a static Swift binary.
+install -s -D -m 755 "$binary" "$dest$prefix/bin/darkroom"
 # The unit names the binary's path: point it where this install puts it.
 install -d "$dest$unitdir"
 sed "s|^ExecStart=/usr/local/bin/darkroom|ExecStart=$prefix/bin/darkroom|" systemd/darkroom.service > "$dest$unitdir/darkroom.service"

@@ -19,7 +19,13 @@ cache=${DARKROOM_SANDBOX_CACHE:-/var/cache/darkroom-sandbox}
 libs="libpng16-16 libjpeg62-turbo libyaml-0-2 libinotifytools0 libssl3"
 
 skip() { echo "SKIP test-deb: $*" >&2; exit 0; }
-fail() { echo "FAIL test-deb: $*" >&2; [[ -n ${merged:-} ]] && "$sandbox" exec "$merged" journalctl -u darkroom --no-pager -n 50 >&2 || true; exit 1; }
+fail() {
+  echo "FAIL test-deb: $*" >&2
+  if [[ -n ${merged:-} ]]; then
+    "$sandbox" exec "$merged" systemctl status darkroom --no-pager -n 30 >&2 || true
+  fi
+  exit 1
+}
 
 [[ $(id -u) -eq 0 ]] || skip "needs root (namespaces, mounts, debootstrap); run it as root or in CI"
 unshare --pid --fork --mount --uts true 2>/dev/null || skip "this machine refuses new PID/mount/UTS namespaces (unshare failed), so systemd cannot be booted here"
@@ -50,19 +56,24 @@ in_sandbox() { "$sandbox" exec "$merged" "$@"; }
 
 "$sandbox" up "$merged" >/dev/null || fail "systemd did not boot; see $merged.console.log"
 cp "$deb" "$merged/root/darkroom.deb"
-in_sandbox dpkg -i /root/darkroom.deb >/dev/null || fail "dpkg -i refused the package (missing dependencies? the cached root has: $libs)"
+in_sandbox dpkg -i /root/darkroom.deb > "$work/dpkg.log" 2>&1 || fail "dpkg -i refused the package (missing dependencies? the cached root has: $libs): $(cat "$work/dpkg.log")"
 
 # The unit's PrivateUsers=yes needs a user namespace inside this one; where the machine forbids
 # nested user namespaces the service fails with 217/USER. Only then, say so and drop it here.
+# (`systemctl status` exits 3 for a unit that is not running: read it whole, then grep.)
+unit_status() { in_sandbox systemctl status darkroom --no-pager 2>&1 || true; }
 wait_active() {
   for _ in $(seq 100); do
     state=$(in_sandbox systemctl is-active darkroom || true)
-    [[ $state == active || $state == failed ]] && break; sleep 0.2
+    [[ $state == active || $state == failed ]] && break
+    # Restart=on-failure shows a failed start as "activating (auto-restart)".
+    grep -q "status=" <<<"$(unit_status)" && break
+    sleep 0.2
   done
   echo "$state"
 }
 state=$(wait_active)
-if [[ $state != active ]] && in_sandbox systemctl status darkroom --no-pager 2>&1 | grep -q "217/USER"; then
+if [[ $state != active ]] && grep -q "217/USER" <<<"$(unit_status)"; then
   echo "NOTE test-deb: this machine forbids nested user namespaces, so PrivateUsers=yes fails (217/USER); testing with a PrivateUsers=no drop-in" >&2
   mkdir -p "$merged/etc/systemd/system/darkroom.service.d"
   printf '[Service]\nPrivateUsers=no\n' > "$merged/etc/systemd/system/darkroom.service.d/test-no-private-users.conf"

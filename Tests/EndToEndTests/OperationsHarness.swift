@@ -68,7 +68,7 @@ func python(_ script: String, arguments: [String] = [], requiring module: String
     return try runProgram("/usr/bin/env", ["python3", "-c", script] + arguments)
 }
 
-/// Runs a program to its end, collecting its output (stderr is small here: read after stdout).
+/// Runs a program to its end, collecting its output.
 func runProgram(_ executable: String, _ arguments: [String]) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -77,6 +77,7 @@ func runProgram(_ executable: String, _ arguments: [String]) throws -> CommandRe
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // Read before waiting, so a full pipe cannot block the child.
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

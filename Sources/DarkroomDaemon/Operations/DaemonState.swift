@@ -64,6 +64,8 @@ public struct DaemonState: Codable, Sendable, Equatable {
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Safe for the dictionaries too: their keys (ok, failed, skipped, success, failure) are
+        // lowercase words the conversion leaves alone.
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .custom { date, e in
             var c = e.singleValueContainer()

@@ -91,7 +91,7 @@ struct ReportCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            print(String(decoding: try encoder.encode(summary.json), as: UTF8.self))
         } else {
             print(ReportText.render(summary, folders: folders, since: cutoff), terminator: "")
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything `darkroom report` prints, accumulated one report at a time in constant memory:
 /// counts, sums, the slowest few files and a histogram of times for the percentiles.
-struct ReportSummary: Encodable {
+struct ReportSummary {
     /// Reports by status (`ok`, `failed`, `skipped`).
     var statuses: [String: Int] = [:]
     /// Failed reports by error code.
@@ -64,33 +64,35 @@ struct ReportSummary: Encodable {
     var p95Seconds: Double? { times.quantile(0.95) }
     var maxSeconds: Double? { slowest.first?.seconds }
 
-    enum CodingKeys: String, CodingKey {
-        case files, statuses, errorCodes = "error_codes", watches, inputBytes = "input_bytes"
-        case outputFiles = "output_files", outputBytes = "output_bytes", first, last
-        case periodSeconds = "period_seconds", filesPerMinute = "files_per_minute"
-        case totalSeconds = "total_seconds", medianSeconds = "median_seconds", p95Seconds = "p95_seconds"
-        case maxSeconds = "max_seconds", slowest, unreadable
+    /// The `--json` form: every figure above, dates in ISO 8601; a
+    /// figure that cannot be computed (no reports, a period too short for a rate) is left out,
+    /// which `jq` reads as null.
+    var json: JSON {
+        JSON(files: files, statuses: statuses, errorCodes: errorCodes, watches: watches, inputBytes: inputBytes,
+             outputFiles: outputFiles, outputBytes: outputBytes, first: first.map(ISOFormat.string),
+             last: last.map(ISOFormat.string), periodSeconds: periodSeconds, filesPerMinute: filesPerMinute,
+             totalSeconds: totalSeconds, medianSeconds: medianSeconds, p95Seconds: p95Seconds,
+             maxSeconds: maxSeconds, slowest: slowest, unreadable: unreadable)
     }
 
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(files, forKey: .files)
-        try c.encode(statuses, forKey: .statuses)
-        try c.encode(errorCodes, forKey: .errorCodes)
-        try c.encode(watches, forKey: .watches)
-        try c.encode(inputBytes, forKey: .inputBytes)
-        try c.encode(outputFiles, forKey: .outputFiles)
-        try c.encode(outputBytes, forKey: .outputBytes)
-        try c.encode(first.map(ISOFormat.string), forKey: .first)
-        try c.encode(last.map(ISOFormat.string), forKey: .last)
-        try c.encode(periodSeconds, forKey: .periodSeconds)
-        try c.encode(filesPerMinute, forKey: .filesPerMinute)
-        try c.encode(totalSeconds, forKey: .totalSeconds)
-        try c.encode(medianSeconds, forKey: .medianSeconds)
-        try c.encode(p95Seconds, forKey: .p95Seconds)
-        try c.encode(maxSeconds, forKey: .maxSeconds)
-        try c.encode(slowest, forKey: .slowest)
-        try c.encode(unreadable, forKey: .unreadable)
+    struct JSON: Encodable {
+        var files: Int
+        var statuses, errorCodes, watches: [String: Int]
+        var inputBytes, outputFiles, outputBytes: Int
+        var first, last: String?
+        var periodSeconds, filesPerMinute: Double?
+        var totalSeconds: Double
+        var medianSeconds, p95Seconds, maxSeconds: Double?
+        var slowest: [Slow]
+        var unreadable: Int
+
+        // Not keyEncodingStrategy: it would rewrite the dictionaries' keys (watch names) too.
+        enum CodingKeys: String, CodingKey {
+            case files, statuses, errorCodes = "error_codes", watches, inputBytes = "input_bytes"
+            case outputFiles = "output_files", outputBytes = "output_bytes", first, last
+            case periodSeconds = "period_seconds", filesPerMinute = "files_per_minute", totalSeconds = "total_seconds"
+            case medianSeconds = "median_seconds", p95Seconds = "p95_seconds", maxSeconds = "max_seconds", slowest, unreadable
+        }
     }
 }
 
