@@ -64,8 +64,8 @@ struct ProcessCommand: ParsableCommand {
                                 progressive: progressive, chain: spec)
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
-        // One executor for every job, as in the daemon: `jobs` files at once, their tiles sharing the cores.
-        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max), executor: TileExecutor())
+        // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
+        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
         let progress = ProcessProgress(total: inputs.count)
         let failures = Locked(0)
         let (inputs, seed, reports) = (inputs, seed, reports)

@@ -47,7 +47,7 @@ public final class Daemon: Sendable {
         let sources = installSignalHandlers(on: signalQueue)
         defer { sources.forEach { $0.cancel() } }
 
-        let processor = JobProcessor(logger: logger, stats: stats, executor: TileExecutor(), activity: activity)
+        let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor(), activity: activity)
         // Workers never notify systemd themselves: STATUS= goes from this thread, at most once a
         // second, so a burst of files is not a burst of datagrams.
         let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) { [activity] job in

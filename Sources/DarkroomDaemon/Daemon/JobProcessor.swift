@@ -7,7 +7,7 @@ import Logging
 struct JobProcessor: Sendable {
     let logger: Logger
     let stats: Locked<DaemonStats>
-    let executor: TileExecutor
+    let executor: StripExecutor
     let activity: DaemonActivity
 
     func process(_ job: DaemonJob) {

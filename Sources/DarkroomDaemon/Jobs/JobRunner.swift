@@ -3,17 +3,18 @@ import DarkroomConfig
 import DarkroomCore
 import Foundation
 
-/// Runs one input through its outputs: read (size limit checked before reading), decode (pixel
-/// limit checked before any pixel is decoded), each chain, encode, atomic write.
+/// Runs one input through its outputs: read (size limit checked before reading), then for each
+/// output a streamed render (pixel limit checked from the header and every pipeline node's size
+/// before any pixel is decoded) and an atomic write.
 ///
 /// It writes outputs only: no report file, and the input stays where it is; the daemon and the
 /// `process` command decide those. It never throws: every failure ends in the report, with the
 /// outputs written before it.
 public struct JobRunner: Sendable {
     public let limits: Limits
-    public let executor: TileExecutor
+    public let executor: StripExecutor
 
-    public init(limits: Limits, executor: TileExecutor = TileExecutor()) {
+    public init(limits: Limits, executor: StripExecutor = StripExecutor()) {
         self.limits = limits
         self.executor = executor
     }
@@ -52,10 +53,15 @@ public struct JobRunner: Sendable {
         input.bytes = bytes.count
         input.sha256 = SHA256.hex(bytes)
         input.format = ImageFormat.detect(bytes)?.rawValue
-        let header = try? ImageCodec.readInfo(bytes)
-        if let header { input.fill(from: header) }
+        let decodeLimits = DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes)
+        let header: ImageInfo
+        do throws(CodecError) {
+            header = try ImageCodec.readInfo(bytes)
+        } catch {
+            return report(.failed, ReportError(code: error.code.rawValue, message: error.message))
+        }
+        input.fill(from: header)
 
-        // Chains are built before decoding: their first stage says how far the decoder may shrink.
         let jobSeed = seed ?? Self.freshSeed()
         var plans = [(path: String, filters: [ResolvedFilter], chain: CompiledChain)]()
         for output in outputs {
@@ -67,68 +73,46 @@ public struct JobRunner: Sendable {
                 return report(.failed, ReportError(code: "chain_failed", message: "\(path): \(error.message)"))
             }
         }
-        // JPEG shrink-on-load (as libvips does for thumbnails): when every output starts by
-        // shrinking a lot, decode at 1/2, 1/4 or 1/8 of the size — faster, and 4–64× less memory.
-        let fullSize = header.map { Size(width: $0.width, height: $0.height) }
-        var shrink = 1
-        if let fullSize, header?.format == .jpeg, !plans.isEmpty {
-            shrink = plans.map { $0.chain.sourceShrinkFactor(for: fullSize) }.min() ?? 1
-        }
-
-        let decodeClock = Stopwatch()
-        // Held as an optional so the last output can take the only reference (see below).
-        var source: Image?
-        do throws(CodecError) {
-            let decoded = try ImageCodec.decode(bytes, limits: DecodeLimits(maxPixels: limits.maxPixels,
-                                                                            maxFileBytes: limits.maxFileBytes),
-                                                jpegShrink: shrink)
-            source = decoded.image
-            input.fill(from: decoded.info)
-        } catch {
-            decodeSeconds = decodeClock.seconds
-            return report(.failed, ReportError(code: error.code.rawValue, message: error.message))
-        }
-        decodeSeconds = decodeClock.seconds
-        guard !outputs.isEmpty, let sourceSize = source?.size else { return report(.skipped) }
-        input.shrinkOnLoad = shrink
-        if let fullSize, sourceSize != fullSize {
-            plans = plans.map { ($0.path, $0.filters, $0.chain.forShrunkSource(original: fullSize, shrunk: sourceSize)) }
+        guard !plans.isEmpty else {
+            // Nothing to write: still read every pixel, so a broken file is reported as broken.
+            do throws(CodecError) {
+                _ = try ImageCodec.decode(bytes, limits: decodeLimits)
+            } catch {
+                return report(.failed, ReportError(code: error.code.rawValue, message: error.message))
+            }
+            return report(.skipped)
         }
 
         for (index, (path, filters, chain)) in plans.enumerated() {
             let output = outputs[index]
-            let sizes = zip(chain.stages, chain.stageSizes(for: sourceSize))
-            if let (stage, size) = sizes.first(where: { $0.1.area > limits.maxPixels }) {
-                return report(.failed, ReportError(code: CodecError.Code.tooLarge.rawValue, message:
-                    "\(path): \(stage.names.joined(separator: ", ")) would make a \(size) image, "
-                    + "more than limits.max_pixels (\(limits.maxPixels))"))
-            }
-            // The last output consumes the decoded image, so the chain can free it after its first
-            // stage: on a 5000×5000 input that is 400 MB less at the peak.
-            let start = index == plans.count - 1 ? source.take()! : source!
-            let (image, stages) = chain.run(consume start, executor: executor)
-
-            let encodeClock = Stopwatch()
             let format = ImageFormat(output.format)
-            let encoded: [UInt8]
+            // Each output streams the file again with its own shrink- and crop-on-load.
+            let rendered: ChainRenderer.Output
             do throws(CodecError) {
-                encoded = try ImageCodec.encode(image, options: EncodeOptions(
-                    format: format, quality: output.quality, progressive: output.progressive))
+                rendered = try ChainRenderer.render(
+                    bytes, header: header, chain: chain,
+                    options: EncodeOptions(format: format, quality: output.quality, progressive: output.progressive),
+                    limits: decodeLimits, executor: executor)
             } catch {
-                encodeSeconds += encodeClock.seconds
-                return report(.failed, ReportError(code: error.code.rawValue, message: "\(path): \(error.message)"))
+                let message = error.code == .encodeFailed ? "\(path): \(error.message)" : error.message
+                return report(.failed, ReportError(code: error.code.rawValue, message: message))
             }
+            decodeSeconds += rendered.stats.decodeSeconds
+            input.shrinkOnLoad = min(input.shrinkOnLoad ?? rendered.shrinkOnLoad, rendered.shrinkOnLoad)
+            input.warning = input.warning ?? rendered.warning
+            let writeClock = Stopwatch()
             do throws(FileError) {
-                try AtomicFile.write(encoded, to: path)
+                try AtomicFile.write(rendered.bytes, to: path)
             } catch {
-                encodeSeconds += encodeClock.seconds
+                encodeSeconds += rendered.stats.encodeSeconds + writeClock.seconds
                 return report(.failed, ReportError(code: "write_failed", message: error.description))
             }
-            encodeSeconds += encodeClock.seconds
+            encodeSeconds += rendered.stats.encodeSeconds + writeClock.seconds
             written.append(JobReport.Output(
-                path: path, format: format.rawValue, width: image.width, height: image.height,
-                bytes: encoded.count, chain: filters.map { JobReport.ChainStep($0) },
-                seed: jobSeed, stages: stages.map { .init(filters: $0.filters, seconds: $0.seconds) }))
+                path: path, format: format.rawValue, width: rendered.size.width, height: rendered.size.height,
+                bytes: rendered.bytes.count, chain: filters.map { JobReport.ChainStep($0) }, seed: jobSeed,
+                nodes: rendered.stats.nodes.map { .init(filters: $0.names, seconds: $0.seconds, width: $0.size.width, height: $0.size.height) },
+                peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad))
         }
         return report(.ok)
     }
