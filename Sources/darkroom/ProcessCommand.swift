@@ -40,7 +40,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
-    @Option(help: "Files processed at once, as the daemon's `workers` (tiles inside a file use the other cores).")
+    @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
     var jobs: Int = 1
 
     @ArgumentParser.Argument(help: "Input PNG or JPEG files.", completion: .file(extensions: ["png", "jpg", "jpeg"]))
