@@ -12,9 +12,11 @@ struct Darkroom: ParsableCommand {
             A YAML config maps watched folders to filter chains. `darkroom run` watches them and \
             writes an output image per chain and a JSON report per input. `darkroom process` runs \
             a chain once over files, `darkroom filters` lists the filters, `darkroom check` \
-            validates a config.
+            validates a config, `darkroom status` shows what the running daemon is doing and \
+            `darkroom report` summarises its reports.
             """,
         version: DarkroomVersion.string,
-        subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, CheckCommand.self]
+        subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, CheckCommand.self,
+                      StatusCommand.self, ReportCommand.self]
     )
 }

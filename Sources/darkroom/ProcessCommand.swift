@@ -40,12 +40,16 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
+    @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
+    var jobs: Int = 1
+
     @ArgumentParser.Argument(help: "Input PNG or JPEG files.", completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var inputs: [String]
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
         guard !inputs.isEmpty else { throw ValidationError("give at least one input file") }
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
     }
 
     func run() throws {
@@ -54,18 +58,35 @@ struct ProcessCommand: ParsableCommand {
             printError("darkroom process: --chain: \(error.message)\n(`darkroom filters` lists every filter and parameter)")
             throw ExitCode(64)  // EX_USAGE
         }
-        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
-        var failures = 0
-        for input in inputs {
+        let outputs = try inputs.map { input in
             let target = try outputTemplate(for: input)
-            let out = OutputConfig(pathTemplate: target.path, format: target.format, quality: quality,
-                                   progressive: progressive, chain: spec)
-            let report = runner.run(inputPath: input, watchName: "process", outputs: [out], seed: seed)
-            print(report.summaryLine)
-            if report.status != .ok { failures += 1 }
-            if let reports { try writeReport(report, for: input, into: reports) }
+            return OutputConfig(pathTemplate: target.path, format: target.format, quality: quality,
+                                progressive: progressive, chain: spec)
         }
-        if failures > 0 { throw ExitCode(1) }
+        if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
+        // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
+        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
+        let progress = ProcessProgress(total: inputs.count)
+        let failures = Locked(0)
+        let (inputs, seed, reports) = (inputs, seed, reports)
+        let queue = JobQueue<Int>(capacity: inputs.count, workers: jobs) { index in
+            let input = inputs[index]
+            progress.started(index, name: URL(fileURLWithPath: input).lastPathComponent)
+            let report = runner.run(inputPath: input, watchName: "process", outputs: [outputs[index]], seed: seed)
+            var failed = report.status != .ok
+            if let reports {
+                do { try Self.writeReport(report, for: input, into: reports) } catch {
+                    printError("darkroom process: \(input): cannot write its report: \(error)")
+                    failed = true
+                }
+            }
+            if failed { failures.withLock { $0 += 1 } }
+            progress.finished(index, failed: failed, line: report.summaryLine)
+        }
+        for index in inputs.indices { _ = queue.submit(index, key: String(index)) }
+        while !queue.waitForRunning(upTo: 0.25) { progress.tick() }
+        progress.finish()
+        if failures.current > 0 { throw ExitCode(1) }
     }
 
     /// The output path template and format for one input.
@@ -88,8 +109,7 @@ struct ProcessCommand: ParsableCommand {
         return (absolute, fmt)
     }
 
-    private func writeReport(_ report: JobReport, for input: String, into folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    private static func writeReport(_ report: JobReport, for input: String, into folder: String) throws {
         let name = URL(fileURLWithPath: input).lastPathComponent + ".json"
         try AtomicFile.write(Array(try report.jsonData()), to: folder + "/" + name)
     }

@@ -135,17 +135,5 @@ struct CommandResult {
 
 /// Runs the darkroom binary to completion.
 func darkroom(_ arguments: [String]) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read before waiting, so a full pipe cannot block the child.
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+    try runProgram(try DaemonProcess.binaryPath(), arguments)
 }

@@ -1,6 +1,6 @@
 /// The top level of the config file.
 extension ConfigDecoder {
-    static let topLevelKeys = ["workers", "queue_capacity", "limits", "log", "watches"]
+    static let topLevelKeys = ["workers", "queue_capacity", "limits", "log", "watches"] + operationKeys
 
     /// The config with defaults where values were missing or bad, and the watches as decoded
     /// (with the positions the cross-checks point at).
@@ -13,6 +13,7 @@ extension ConfigDecoder {
         }
         if let node = top["limits"] { config.limits = decodeLimits(node, top.path("limits")) }
         if let node = top["log"] { config.log = decodeLog(node, top.path("log")) }
+        decodeOperationFiles(top, into: &config)
 
         var watches = [DecodedWatch]()
         if let node = required(top, "watches", "a list of folders to watch") {

@@ -14,6 +14,12 @@ public struct DaemonConfig: Sendable, Equatable {
     public var sourcePath: String?
     /// The YAML text, so the daemon can hash it for reports.
     public var sourceText: String
+    /// `state_file:` — where the daemon keeps the small JSON file `darkroom status` reads; nil:
+    /// the default place (see the daemon's `StateFileLocation`).
+    public var stateFile: String? = nil
+    /// `metrics_file:` — a `.prom` file in Prometheus text format, rewritten every 15 s for
+    /// node_exporter's textfile collector; nil: no metrics.
+    public var metricsFile: String? = nil
 
     public init(workers: Int = 2, queueCapacity: Int = 512, limits: Limits = Limits(),
                 log: LogSettings = LogSettings(), watches: [WatchConfig],

@@ -19,6 +19,8 @@ public final class Daemon: Sendable {
     private let control = Locked(Control())
     private let stats = Locked(DaemonStats())
     private let notifier = SystemdNotifier()
+    /// What `darkroom status` and the metrics file show (see ``StatePublisher``).
+    private let activity: DaemonActivity
 
     /// How long SIGTERM waits for the files being processed before exiting anyway (their inputs
     /// stay in place and are processed at the next start). Below systemd's default stop timeout.
@@ -35,6 +37,7 @@ public final class Daemon: Sendable {
         initialConfig = config
         self.configPath = configPath
         self.logger = logger
+        activity = DaemonActivity(configPath: config.sourcePath, configSHA256: SHA256.hex(config.sourceText))
     }
 
     /// Runs until SIGTERM or SIGINT, then finishes the files in flight and returns the exit code:
@@ -44,12 +47,16 @@ public final class Daemon: Sendable {
         let sources = installSignalHandlers(on: signalQueue)
         defer { sources.forEach { $0.cancel() } }
 
-        let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor())
+        let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor(), activity: activity)
         // Workers never notify systemd themselves: STATUS= goes from this thread, at most once a
         // second, so a burst of files is not a burst of datagrams.
-        let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) { job in
+        let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) { [activity] job in
+            activity.started(job.path, watch: job.layout.watch.name)
             processor.process(job)
+            activity.ended(job.path)
         }
+        var publisher = StatePublisher(config: initialConfig, activity: activity, logger: logger)
+        let queuedByWatch = { queue.pendingCounts { $0.layout.watch.name } }
         let loop: WatchLoop
         do throws(FileError) {
             loop = try WatchLoop(queue: queue, logger: logger)
@@ -78,7 +85,11 @@ public final class Daemon: Sendable {
                 control.withLock { $0.stopSignal = nil }
                 break
             }
-            if let newConfig { apply(newConfig, to: loop) }
+            if let newConfig {
+                apply(newConfig, to: loop)
+                publisher.use(newConfig)
+            }
+            publisher.tick(queued: queuedByWatch)
             loop.pollOnce()
             if let line = status.due(Self.statusLine(stats.current, pending: queue.pendingCount)) {
                 notifier.send("STATUS=" + line)
@@ -95,6 +106,7 @@ public final class Daemon: Sendable {
         while !finished && DispatchTime.now().uptimeNanoseconds < deadline {
             finished = queue.waitForRunning(upTo: 1)
             pingWatchdog(&lastWatchdog)
+            publisher.tick(queued: { [:] })
             if let again = control.withLock({ $0.stopSignal }) {
                 logger.warning("received \(Self.signalName(again)) again; stopping now")
                 break
@@ -104,6 +116,7 @@ public final class Daemon: Sendable {
             let left = queue.inFlightCount
             logger.warning("\(left) of \(inFlight) files abandoned in progress; they stay in place and are processed at the next start")
         }
+        publisher.stopped()
         let s = stats.current
         logger.notice("stopped: \(s.processed) processed, \(s.failed) failed")
         return 0
@@ -123,11 +136,14 @@ public final class Daemon: Sendable {
         do throws(FileError) {
             try loop.install(newConfig)
         } catch {
+            activity.reload(succeeded: false)
             logger.critical("reload: \(error); stopping")
             control.withLock { $0.stopSignal = SIGTERM }
             return
         }
         LogSetup.update(newConfig.log)
+        activity.reload(succeeded: true)
+        activity.configLoaded(sha256: SHA256.hex(newConfig.sourceText))
         logger.notice("configuration reloaded from \(configPath ?? "?")")
         logStart(newConfig)
         notifier.send("READY=1\nSTATUS=" + Self.statusLine(stats.current, pending: nil))
@@ -184,6 +200,7 @@ public final class Daemon: Sendable {
         } catch {
             for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }
             logger.error("SIGHUP: \(configPath) is not valid; keeping the running configuration")
+            activity.reload(succeeded: false)
             notifier.send("READY=1")
         }
     }

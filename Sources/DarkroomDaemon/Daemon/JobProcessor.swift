@@ -8,6 +8,7 @@ struct JobProcessor: Sendable {
     let logger: Logger
     let stats: Locked<DaemonStats>
     let executor: StripExecutor
+    let activity: DaemonActivity
 
     func process(_ job: DaemonJob) {
         guard let before = FileStatus.of(job.path), before.isRegularFile else { return }  // gone meanwhile
@@ -38,9 +39,13 @@ struct JobProcessor: Sendable {
             logger.error("\(name): \(error); the input stays where it is and is processed again at the next start",
                          metadata: ["watch": "\(layout.watch.name)"])
             stats.withLock { $0.failed += 1 }
+            activity.finished(watch: layout.watch.name, file: name, status: .failed,
+                              error: ReportError(code: "write_failed", message: "\(error)"), seconds: report.timings.total)
             return
         }
         stats.withLock { report.status == .failed ? ($0.failed += 1) : ($0.processed += 1) }
+        activity.finished(watch: layout.watch.name, file: name, status: report.status, error: report.error,
+                          seconds: report.timings.total)
         let line = JobLogLine.text(for: report, inputName: name)
         let metadata: Logger.Metadata = ["watch": "\(layout.watch.name)"]
         if report.status == .failed { logger.warning("\(line)", metadata: metadata) } else { logger.info("\(line)", metadata: metadata) }

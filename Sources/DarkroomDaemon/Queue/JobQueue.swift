@@ -94,6 +94,14 @@ public final class JobQueue<Job: Sendable>: Sendable {
     public var pendingCount: Int { state.withLock { $0.pendingCount } }
     /// Jobs being processed now.
     public var inFlightCount: Int { state.withLock { $0.inFlight } }
+    /// Jobs waiting for a worker, counted by `group` (e.g. by watch, for `darkroom status`).
+    public func pendingCounts(by group: (Job) -> String) -> [String: Int] {
+        state.withLock { s in
+            var counts = [String: Int]()
+            for item in s.pending[s.pendingStart...] { counts[group(item.job), default: 0] += 1 }
+            return counts
+        }
+    }
     /// Room left before submissions are refused.
     public var freeCapacity: Int { state.withLock { $0.capacity - $0.pendingCount } }
 

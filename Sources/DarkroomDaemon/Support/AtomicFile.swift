@@ -11,7 +11,9 @@ public enum AtomicFile {
     static let temporaryPrefix = ".darkroom-"
     static let temporarySuffix = ".tmp"
 
-    public static func write(_ bytes: [UInt8], to path: String, createFolder: Bool = true) throws(FileError) {
+    /// `durable: false` skips the flushes, for files rewritten so often (the daemon's state
+    /// file) that the next write replaces a lost one anyway; the rename stays atomic.
+    public static func write(_ bytes: [UInt8], to path: String, createFolder: Bool = true, durable: Bool = true) throws(FileError) {
         let folder = FileIO.parent(of: path)
         if createFolder { try FileIO.createDirectory(folder) }
         var template = Array("\(folder)/\(temporaryPrefix)\(FileIO.fileName(of: path)).XXXXXX\(temporarySuffix)".utf8CString)
@@ -27,7 +29,7 @@ public enum AtomicFile {
             try writeAll(bytes, to: fd, path: path)
             // mkstemp creates 0600; outputs and reports are for others to read.
             fchmod(fd, 0o644)
-            guard fsync(fd) == 0 else { throw FileError("write", path, errno: errno) }
+            guard !durable || fsync(fd) == 0 else { throw FileError("write", path, errno: errno) }
             isOpen = false
             guard close(fd) == 0 else { throw FileError("write", path, errno: errno) }
         } catch {
@@ -40,7 +42,7 @@ public enum AtomicFile {
             unlink(temporary)
             throw FileError("write", path, errno: code)
         }
-        syncDirectory(folder)
+        if durable { syncDirectory(folder) }
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(FileError) {

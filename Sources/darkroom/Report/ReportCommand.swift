@@ -1,0 +1,128 @@
+import ArgumentParser
+import DarkroomConfig
+import DarkroomDaemon
+import Foundation
+
+/// `darkroom report`: reads the JSON reports one at a time and prints what an operator asks
+/// first — how many, how many failed and why, how fast, how big — or the failed files alone.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Summarise the JSON reports: counts by status and error, rate, times, sizes; or list the failed files.",
+        discussion: """
+            Without REPORTS_DIR, reads the reports folders of the config's watches (--config, else \
+            the built-in config, as `darkroom run`). Reports are read one at a time, so a folder of \
+            100,000 is fine. To retry every failed file:
+              darkroom report --config /etc/darkroom/config.yaml --failed --paths | xargs -r -d '\\n' mv -t /var/lib/darkroom/inbox/photos/
+            """
+    )
+
+    @ArgumentParser.Argument(help: "Reports folders (default: those of the config's watches).", completion: .directory)
+    var reportsDirs: [String] = []
+
+    @Option(help: "Only reports of files finished since then: 90s, 30m, 1h, 2d, 1w, or 2026-11-20 (local), 2026-11-20T14:00, 2026-11-20T14:00:00Z.")
+    var since: String?
+
+    @Option(help: "Only reports of this watch.")
+    var watch: String?
+
+    @Flag(help: "One line per failed file: when, watch, where the file is now, and the error.")
+    var failed = false
+
+    @Flag(help: "With --failed: only the paths, one a line (for xargs -d '\\n').")
+    var paths = false
+
+    @Flag(help: "JSON: the summary as one object; with --failed, one object per line.")
+    var json = false
+
+    @Option(name: .shortAndLong, help: "The daemon's YAML config (finds the reports folders and where failed files went).",
+            completion: .file(extensions: ["yaml", "yml"]))
+    var config: String?
+
+    func validate() throws {
+        if paths && !failed { throw ValidationError("--paths lists failed files: use it with --failed") }
+        if paths && json { throw ValidationError("--paths and --json cannot be combined: choose one output") }
+        if let since, ReportSince.parse(since) == nil {
+            throw ValidationError("--since \(since): expected a duration back from now (90s, 30m, 1h, 2d, 1w) or a date (2026-11-20, 2026-11-20T14:00, 2026-11-20T14:00:00Z)")
+        }
+    }
+
+    func run() throws {
+        let cutoff = since.flatMap { ReportSince.parse($0) }
+        // The config says where failed files went; it is read when given, or when it names the folders.
+        let daemonConfig: DaemonConfig? = (config != nil || reportsDirs.isEmpty) ? try ConfigChoice.load(config) : nil
+        var folders = reportsDirs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if folders.isEmpty, let daemonConfig {
+            var seen = Set<String>()
+            folders = daemonConfig.watches.filter { watch == nil || $0.name == watch }
+                .map(\.reportsDirectory).filter { seen.insert($0).inserted }
+            if folders.isEmpty {
+                printError("darkroom report: the config has no watch named \"\(watch ?? "")\"; its watches: "
+                    + daemonConfig.watches.map(\.name).joined(separator: ", "))
+                throw ExitCode(64)
+            }
+        }
+        let locator = FailedFileLocator(watches: daemonConfig?.watches ?? [])
+        var summary = ReportSummary()
+        var readable = 0
+        for folder in folders {
+            let opened = ReportFolderWalk.walk(folder) { path in
+                guard let bytes = try? FileIO.read(path, maxBytes: 16 << 20),
+                      let entry = try? JSONDecoder().decode(ReportEntry.self, from: Data(bytes)),
+                      let started = entry.startedDate, let finished = entry.finishedDate else {
+                    summary.unreadable += 1
+                    return
+                }
+                if let watch, entry.watch != watch { return }
+                if let cutoff, finished < cutoff { return }
+                if failed {
+                    if entry.status == "failed" { printFailed(entry, finished: finished, locator: locator) }
+                } else {
+                    summary.add(entry, started: started, finished: finished)
+                }
+            }
+            if opened { readable += 1 } else { printError("darkroom report: cannot read the folder \(folder) (\(String(cString: strerror(errno)))); skipped") }
+        }
+        if readable == 0 {
+            printError("darkroom report: no reports folder could be read; give one (darkroom report DIR) or the daemon's --config")
+            throw ExitCode(1)
+        }
+        guard !failed else { return }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(summary.json), as: UTF8.self))
+        } else {
+            print(ReportText.render(summary, folders: folders, since: cutoff), terminator: "")
+        }
+    }
+
+    private func printFailed(_ r: ReportEntry, finished: Date, locator: FailedFileLocator) {
+        let now = locator.currentPath(of: r.input.path, watch: r.watch)
+        if paths {
+            print(now)
+        } else if json {
+            let line: [String: String] = ["path": now, "input": r.input.path, "watch": r.watch,
+                                          "code": r.error?.code ?? "unknown", "message": r.error?.message ?? "",
+                                          "finished": r.timings.finished]
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))
+        } else {
+            print("\(HumanFormat.time(finished))  \(r.watch)  \(now)  \(r.error?.code ?? "unknown"): \(r.error?.message ?? "")")
+        }
+    }
+}
+
+/// Where a failed input is now: the daemon moved it from its watched folder to `failed_dir`,
+/// under the same relative path (a name already taken there got a number, which the report
+/// does not record: then, and without a config, the path it had when it was processed).
+struct FailedFileLocator {
+    let watches: [WatchConfig]
+
+    func currentPath(of input: String, watch name: String) -> String {
+        guard let watch = watches.first(where: { $0.name == name }), input.hasPrefix(watch.path + "/") else { return input }
+        let moved = watch.failedDirectory + "/" + input.dropFirst(watch.path.count + 1)
+        return FileManager.default.fileExists(atPath: moved) ? moved : input
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+
+/// Helpers for the operations tests: reports written by hand with known contents, commands run
+/// under a measuring parent or a pseudo-terminal, and Python's Prometheus parser.
+enum ReportFixture {
+    /// A report as the daemon writes it, with only what `darkroom report` reads made to vary.
+    static func json(watch: String = "photos", input: String, status: String, code: String? = nil,
+                     started: String = "2026-11-20T10:00:00.000Z", seconds: Double, outputBytes: [Int] = [],
+                     inputBytes: Int = 1000) -> String {
+        let error = code.map { "{\"code\": \"\($0)\", \"message\": \"the \($0) message\"}" } ?? "null"
+        let outputs = outputBytes.enumerated().map { i, bytes in
+            """
+            {"path": "/out/\(i).jpg", "format": "jpeg", "width": 10, "height": 10, "bytes": \(bytes), "seed": 1,
+             "chain": [{"filter": "resize", "parameters": {"width": 10}, "random": []}], "stages": [{"filters": ["resize"], "seconds": 0.01}]}
+            """
+        }.joined(separator: ",")
+        return """
+            {"schema_version": 1, "watch": "\(watch)", "status": "\(status)", "error": \(error),
+             "input": {"path": "\(input)", "bytes": \(inputBytes), "sha256": null, "format": "jpeg", "width": 10, "height": 10,
+                       "color_space": "srgb", "orientation": 1, "shrink_on_load": 1},
+             "outputs": [\(outputs)],
+             "timings": {"queued": "\(started)", "started": "\(started)", "finished": "\(finish(started, seconds))",
+                         "decode": 0.01, "encode": 0.01, "total": \(seconds)},
+             "darkroom_version": "0.1.0", "config_sha256": null}
+
+            """
+    }
+
+    /// `started` plus `seconds`, in the reports' format.
+    static func finish(_ started: String, _ seconds: Double) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: f.date(from: started)!.addingTimeInterval(seconds))
+    }
+}
+
+/// Runs `darkroom arguments` as the only child of a fresh `python3`, which reports the child's
+/// peak resident set size (getrusage of its children), so no earlier child of this test
+/// process can inflate the figure. The child's stdout is passed through; the figure comes last.
+func darkroomPeakRSS(_ arguments: [String]) throws -> (result: CommandResult, peakKiB: Int) {
+    let script = """
+        import resource, subprocess, sys
+        r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        sys.stderr.write(r.stderr.decode())
+        sys.stdout.write(r.stdout.decode())
+        print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+        sys.exit(r.returncode)
+        """
+    var result = try python(script, arguments: [try DaemonProcess.binaryPath()] + arguments)
+    var lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    while lines.last == "" { lines.removeLast() }
+    let peak = lines.popLast().flatMap { Int($0) } ?? -1
+    result.stdout = lines.joined(separator: "\n")
+    return (result, peak)
+}
+
+/// Runs `script` with python3 (which `scripts/install-deps.sh` installs, with prometheus_client).
+func python(_ script: String, arguments: [String] = [], requiring module: String? = nil) throws -> CommandResult {
+    if let module {
+        let probe = try runProgram("/usr/bin/env", ["python3", "-c", "import \(module)"])
+        if probe.status != 0 {
+            let message = "python3 with \(module) is needed (scripts/install-deps.sh installs python3-prometheus-client)"
+            if let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty { XCTFail(message) }
+            throw XCTSkip(message)
+        }
+    }
+    return try runProgram("/usr/bin/env", ["python3", "-c", script] + arguments)
+}
+
+/// Runs a program to its end, collecting its output.
+func runProgram(_ executable: String, _ arguments: [String]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read before waiting, so a full pipe cannot block the child.
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                         stderr: String(decoding: stderr, as: UTF8.self))
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Builds darkroom_VERSION_ARCH.deb with dpkg-deb from a release build (see `make deb`).
+# The package creates no user (the unit's DynamicUser= does) and depends on the Debian packages
+# that hold the shared libraries the binary links (found with ldd and dpkg -S, so the list
+# follows the build). Prints the .deb's path.
+#   scripts/build-deb.sh BINARY MANPAGE OUTDIR
+set -euo pipefail
+binary=$1 manpage=$2 out=$3
+cd "$(dirname "$0")/.."
+version=$("$binary" --version)
+arch=$(dpkg --print-architecture)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+scripts/stage-install.sh "$binary" "$manpage" "$root" /usr /lib/systemd/system
+
+depends=$(ldd "$binary" | awk '/=> \// { print $3 }' | while read -r lib; do
+            dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null \
+              || { echo "build-deb: $binary links $lib, which no Debian package holds (build with --static-swift-stdlib: make dist)" >&2; echo FAIL; }
+          done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')
+[[ -n $depends && $depends != *FAIL* ]] || { echo "build-deb: cannot list the packages the binary needs (ldd $binary)" >&2; exit 1; }
+
+install -d "$root/DEBIAN"
+cat > "$root/DEBIAN/control" <<CONTROL
+Package: darkroom
+Version: $version
+Architecture: $arch
+Maintainer: darkroom maintainers <darkroom@localhost>
+Depends: $depends
+Section: graphics
+Priority: optional
+Installed-Size: $(du -sk "$root" | cut -f1)
+Description: watched folders turned into image pipelines
+ A daemon that watches folders (inotify), runs each new PNG or JPEG through filter
+ chains, and writes the outputs and a JSON report per input. Runs as a systemd
+ service with a dynamic user; darkroom status, darkroom report and a Prometheus
+ metrics file show what it does.
+CONTROL
+echo /etc/darkroom/config.yaml > "$root/DEBIAN/conffiles"
+cat > "$root/DEBIAN/postinst" <<'SCRIPT'
+#!/bin/sh
+set -e
+# Enabled and started like any Debian service; no user is created (DynamicUser=yes). A service
+# that fails to start does not fail the installation (as debhelper's snippets): its reason is
+# in `systemctl status darkroom`, and the package is there to fix it with.
+if [ "$1" = configure ] && [ -d /run/systemd/system ]; then
+  systemctl daemon-reload
+  systemctl enable darkroom.service
+  systemctl restart darkroom.service || true
+fi
+SCRIPT
+cat > "$root/DEBIAN/prerm" <<'SCRIPT'
+#!/bin/sh
+set -e
+if [ "$1" = remove ] && [ -d /run/systemd/system ]; then
+  systemctl disable --now darkroom.service || true
+fi
+SCRIPT
+cat > "$root/DEBIAN/postrm" <<'SCRIPT'
+#!/bin/sh
+set -e
+if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+SCRIPT
+chmod 755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
+mkdir -p "$out"
+deb="$out/darkroom_${version}_${arch}.deb"
+dpkg-deb --root-owner-group --build "$root" "$deb" >/dev/null
+echo "$deb"

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Installs darkroom's .deb into a real systemd (Debian 12 booted as PID 1 in namespaces by
+# ../shared/tools/systemd-sandbox, or $SYSTEMD_SANDBOX) and checks what an operator would: the
+# service is active, a photo dropped in becomes a thumbnail and an ok report, `darkroom status`
+# and `darkroom report` see it, and the journal holds only darkroom's own lines.
+#
+# The Debian root is made once with debootstrap (with the runtime libraries the package depends
+# on) and cached in $DARKROOM_SANDBOX_CACHE (default /var/cache/darkroom-sandbox); each run boots
+# a throw-away overlay of it, so runs do not see each other's leftovers.
+# Skips (exit 0, saying why) only where it cannot run: not root, or no namespaces/overlayfs.
+#   scripts/test-deb.sh path/to/darkroom_VERSION_ARCH.deb
+set -euo pipefail
+deb=$(realpath "${1:?usage: scripts/test-deb.sh DEB}")
+cd "$(dirname "$0")/.."
+repo=$PWD
+sandbox=${SYSTEMD_SANDBOX:-$repo/../shared/tools/systemd-sandbox}
+[[ -x $sandbox ]] || sandbox=/work/shared/tools/systemd-sandbox
+cache=${DARKROOM_SANDBOX_CACHE:-/var/cache/darkroom-sandbox}
+libs="libpng16-16 libjpeg62-turbo libyaml-0-2 libinotifytools0 libssl3"
+
+skip() { echo "SKIP test-deb: $*" >&2; exit 0; }
+fail() {
+  echo "FAIL test-deb: $*" >&2
+  if [[ -n ${merged:-} ]]; then
+    "$sandbox" exec "$merged" systemctl status darkroom --no-pager -n 30 >&2 || true
+  fi
+  exit 1
+}
+
+[[ $(id -u) -eq 0 ]] || skip "needs root (namespaces, mounts, debootstrap); run it as root or in CI"
+unshare --pid --fork --mount --uts true 2>/dev/null || skip "this machine refuses new PID/mount/UTS namespaces (unshare failed), so systemd cannot be booted here"
+[[ -x $sandbox ]] || fail "no systemd-sandbox at $sandbox (set SYSTEMD_SANDBOX)"
+
+# The cached Debian root: debootstrap once (a few minutes), then reused.
+if [[ ! -x $cache/root/lib/systemd/systemd ]]; then
+  echo "test-deb: making the Debian 12 root in $cache/root once (debootstrap)…" >&2
+  mkdir -p "$cache"
+  command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
+  debootstrap --variant=minbase --include="systemd,systemd-sysv,dbus,procps,${libs// /,}" bookworm "$cache/root" \
+    http://deb.debian.org/debian > "$cache/debootstrap.log" 2>&1 || { tail -20 "$cache/debootstrap.log" >&2; fail "debootstrap failed"; }
+  echo sandbox > "$cache/root/etc/hostname"
+fi
+
+work=$(mktemp -d /var/tmp/darkroom-test-deb.XXXXXX)
+merged=$work/root
+mkdir -p "$work/upper" "$work/work" "$merged"
+mount -t overlay overlay -o "lowerdir=$cache/root,upperdir=$work/upper,workdir=$work/work" "$merged" 2>/dev/null \
+  || { rmdir "$merged" "$work/upper" "$work/work" "$work"; skip "overlayfs is not available to keep the cached root pristine"; }
+cleanup() {
+  "$sandbox" down "$merged" >/dev/null 2>&1 || true
+  for _ in 1 2 3 4 5; do umount "$merged" 2>/dev/null && break; sleep 0.5; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+in_sandbox() { "$sandbox" exec "$merged" "$@"; }
+
+"$sandbox" up "$merged" >/dev/null || fail "systemd did not boot; see $merged.console.log"
+cp "$deb" "$merged/root/darkroom.deb"
+in_sandbox dpkg -i /root/darkroom.deb > "$work/dpkg.log" 2>&1 || fail "dpkg -i refused the package (missing dependencies? the cached root has: $libs): $(cat "$work/dpkg.log")"
+
+# The unit's PrivateUsers=yes needs a user namespace inside this one; where the machine forbids
+# nested user namespaces the service fails with 217/USER. Only then, say so and drop it here.
+# (`systemctl status` exits 3 for a unit that is not running: read it whole, then grep.)
+unit_status() { in_sandbox systemctl status darkroom --no-pager 2>&1 || true; }
+wait_active() {
+  for _ in $(seq 100); do
+    state=$(in_sandbox systemctl is-active darkroom || true)
+    [[ $state == active || $state == failed ]] && break
+    # Restart=on-failure shows a failed start as "activating (auto-restart)".
+    grep -q "status=" <<<"$(unit_status)" && break
+    sleep 0.2
+  done
+  echo "$state"
+}
+state=$(wait_active)
+if [[ $state != active ]] && grep -q "217/USER" <<<"$(unit_status)"; then
+  echo "NOTE test-deb: this machine forbids nested user namespaces, so PrivateUsers=yes fails (217/USER); testing with a PrivateUsers=no drop-in" >&2
+  mkdir -p "$merged/etc/systemd/system/darkroom.service.d"
+  printf '[Service]\nPrivateUsers=no\n' > "$merged/etc/systemd/system/darkroom.service.d/test-no-private-users.conf"
+  in_sandbox systemctl daemon-reload
+  in_sandbox systemctl reset-failed darkroom
+  in_sandbox systemctl restart darkroom || true
+  state=$(wait_active)
+fi
+[[ $state == active ]] || fail "the service is $state after installing the package"
+
+in_sandbox test -f /run/darkroom/status.json || sleep 2
+in_sandbox darkroom status > "$work/status.txt" || fail "darkroom status says the service is not running: $(cat "$work/status.txt")"
+grep -q "is running" "$work/status.txt" || fail "unexpected status: $(cat "$work/status.txt")"
+
+cp "$repo/Tests/DarkroomCodecsTests/Fixtures/noise.jpg" "$merged/root/photo.jpg"
+in_sandbox cp /root/photo.jpg /var/lib/darkroom/inbox/photos/photo.jpg
+report=/var/lib/darkroom/reports/photos/photo.jpg.json
+for _ in $(seq 150); do in_sandbox test -f /var/lib/darkroom/done/photos/photo.jpg && break; sleep 0.2; done
+in_sandbox test -f "$report" || fail "no report at $report"
+in_sandbox grep -q '"status" : "ok"' "$report" || fail "the report is not ok: $(in_sandbox cat "$report")"
+in_sandbox test -s /var/lib/darkroom/outbox/thumbs/photo.jpg || fail "no thumbnail"
+in_sandbox test -f /var/lib/darkroom/done/photos/photo.jpg || fail "the photo was not moved to done/"
+in_sandbox darkroom report --config /etc/darkroom/config.yaml > "$work/report.txt"
+grep -Eq "^  ok +1$" "$work/report.txt" || fail "darkroom report: $(cat "$work/report.txt")"
+for _ in $(seq 20); do in_sandbox darkroom status | grep -q "last hour: 1 done" && break; sleep 0.5; done
+in_sandbox darkroom status | grep -q "last hour: 1 done, 0 failed" || fail "darkroom status: $(in_sandbox darkroom status)"
+
+# Only darkroom's own lines: nothing from libdispatch (see LimitNICE= in the unit).
+journal=$(in_sandbox journalctl -u darkroom --no-pager -o cat)
+if grep -q "Failed to set thread priority" <<<"$journal"; then fail "libdispatch still complains in the journal:
+$journal"; fi
+grep -q "photo.jpg → " <<<"$journal" || fail "no log line for the photo in the journal:
+$journal"
+man -w darkroom >/dev/null 2>&1 || in_sandbox test -f /usr/share/man/man1/darkroom.1.gz || fail "no man page installed"
+in_sandbox test -f /usr/share/bash-completion/completions/darkroom || fail "no bash completion installed"
+
+in_sandbox systemctl stop darkroom
+echo "test-deb: ok — $(basename "$deb") installed, service active, photo processed, status and report agree, journal clean"
