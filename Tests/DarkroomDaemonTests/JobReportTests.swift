@@ -36,7 +36,8 @@ final class JobReportTests: XCTestCase {
         XCTAssertEqual(input["orientation"] as? Int, 6)
 
         let output = try XCTUnwrap((json["outputs"] as? [[String: Any]])?.first)
-        XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "stages"])
+        XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "stages", "conflict"])
+        XCTAssertTrue(output["conflict"] is NSNull, "no conflict is null, not a missing key")
         XCTAssertEqual(output["seed"] as? Int, 42)
         let step = try XCTUnwrap((output["chain"] as? [[String: Any]])?.first)
         XCTAssertEqual(step["filter"] as? String, "sepia")

@@ -44,17 +44,27 @@ public final class Daemon: Sendable {
         let sources = installSignalHandlers(on: signalQueue)
         defer { sources.forEach { $0.cancel() } }
 
-        let processor = JobProcessor(logger: logger, stats: stats, executor: TileExecutor())
+        let processor = JobProcessor(logger: logger, stats: stats, executor: TileExecutor(),
+                                     budget: Locked(makeBudget(initialConfig, previous: nil)))
+        // Files flow one way: watcher → intake (settle) → queue → job → report → disposition.
+        // The one way back is a file the job could not finish now, which the intake retries.
         // Workers never notify systemd themselves: STATUS= goes from this thread, at most once a
         // second, so a burst of files is not a burst of datagrams.
+        let intakeBox = Locked<Intake?>(nil)
         let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) { job in
-            processor.process(job)
+            if case .retry(let seconds) = processor.process(job) {
+                intakeBox.current?.retry(job.path, afterSeconds: seconds)
+            }
         }
+        let intake = Intake(queue: queue, logger: logger)
+        intakeBox.withLock { $0 = intake }
+        // A file rewritten while it waited or ran is considered again once its job is done.
+        queue.onChangeWhileQueued { path in intake.consider(path) }
         let loop: WatchLoop
         do throws(FileError) {
-            loop = try WatchLoop(queue: queue, logger: logger)
+            loop = try WatchLoop(intake: intake, logger: logger)
             removeLeftoverTemporaries(initialConfig)
-            try loop.install(initialConfig)
+            try loop.install(initialConfig, queue: queue)
         } catch {
             logger.critical("\(error)")
             return 1
@@ -78,7 +88,7 @@ public final class Daemon: Sendable {
                 control.withLock { $0.stopSignal = nil }
                 break
             }
-            if let newConfig { apply(newConfig, to: loop) }
+            if let newConfig { apply(newConfig, to: loop, queue: queue, processor: processor) }
             loop.pollOnce()
             if let line = status.due(Self.statusLine(stats.current, pending: queue.pendingCount)) {
                 notifier.send("STATUS=" + line)
@@ -87,7 +97,7 @@ public final class Daemon: Sendable {
         }
 
         notifier.send("STOPPING=1")
-        loop.stopTimer()
+        intake.stop()
         let inFlight = queue.inFlightCount
         var finished = queue.stop(waitingUpTo: 0)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.drainSeconds * 1e9)
@@ -119,9 +129,10 @@ public final class Daemon: Sendable {
         }
     }
 
-    private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop) {
+    private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop, queue: JobQueue<DaemonJob>, processor: JobProcessor) {
         do throws(FileError) {
-            try loop.install(newConfig)
+            try loop.install(newConfig, queue: queue)
+            processor.budget.withLock { $0 = makeBudget(newConfig, previous: $0) }
         } catch {
             logger.critical("reload: \(error); stopping")
             control.withLock { $0.stopSignal = SIGTERM }
@@ -131,6 +142,14 @@ public final class Daemon: Sendable {
         logger.notice("configuration reloaded from \(configPath ?? "?")")
         logStart(newConfig)
         notifier.send("READY=1\nSTATUS=" + Self.statusLine(stats.current, pending: nil))
+    }
+
+    /// The memory budget for `config` (``MemoryLimit``): the one in use when its size is unchanged.
+    private func makeBudget(_ config: DaemonConfig, previous: MemoryBudget?) -> MemoryBudget {
+        let (bytes, source) = MemoryLimit.budget(configured: config.limits.maxMemory)
+        if let previous, previous.total == bytes { return previous }
+        logger.notice("memory budget for images: \(JobRunner.mebibytes(bytes)) (\(source)); larger jobs wait, and a job that could never fit fails as too_large")
+        return MemoryBudget(total: bytes)
     }
 
     private func logStart(_ config: DaemonConfig) {
@@ -143,7 +162,8 @@ public final class Daemon: Sendable {
     /// the temporary files of outputs and reports that a killed predecessor left behind.
     private func removeLeftoverTemporaries(_ config: DaemonConfig) {
         for watch in config.watches {
-            let folders = Set([watch.reportsDirectory] + watch.outputs.map {
+            // done/ and failed/ too: a move across file systems copies through a temporary name.
+            let folders = Set([watch.reportsDirectory, watch.doneDirectory, watch.failedDirectory] + watch.outputs.map {
                 OutputTemplate.fixedDirectory(of: $0.pathTemplate, watch: watch.name)
             })
             for folder in folders.sorted() {

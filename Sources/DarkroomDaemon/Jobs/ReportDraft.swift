@@ -1,0 +1,75 @@
+import DarkroomCodecs
+import DarkroomConfig
+import DarkroomCore
+import Foundation
+
+/// The report of a job as it goes: what is known of the input, the outputs written so far and
+/// the time spent, turned into the finished ``JobReport`` by ``finish(_:_:)`` at whatever
+/// point the job ends (the outputs written before a failure stay listed).
+struct ReportDraft {
+    let watchName: String
+    let queued: Date
+    let started = Date()
+    private let clock = Stopwatch()
+    var input: JobReport.Input
+    var outputs = [JobReport.Output]()
+    var decodeSeconds = 0.0
+    var encodeSeconds = 0.0
+
+    init(watchName: String, inputPath: String, queued: Date? = nil) {
+        self.watchName = watchName
+        self.queued = queued ?? Date()
+        input = JobReport.Input(path: RawName.display(inputPath))
+    }
+
+    func finish(_ status: JobReport.Status, _ error: ReportError? = nil) -> JobReport {
+        let total = clock.seconds
+        return JobReport(watch: watchName, input: input, outputs: outputs,
+                         timings: .init(queued: min(queued, started), started: started,
+                                        finished: started.addingTimeInterval(total),
+                                        decode: decodeSeconds, encode: encodeSeconds, total: total),
+                         status: status, error: error)
+    }
+
+    /// One output written.
+    mutating func add(_ rendered: OutputRendering.Rendered, placed: OutputPlacement.Placed, plan: JobPlan.Output, seed: UInt64) {
+        decodeSeconds += rendered.decodeSeconds
+        encodeSeconds += rendered.encodeSeconds
+        outputs.append(JobReport.Output(
+            path: RawName.display(placed.path), format: ImageFormat(plan.config.format).rawValue,
+            width: rendered.size.width, height: rendered.size.height, bytes: rendered.encoded.count,
+            chain: plan.filters.map { JobReport.ChainStep($0) }, seed: seed,
+            stages: rendered.stages.map { .init(filters: $0.filters, seconds: $0.seconds) }, conflict: placed.conflict))
+    }
+}
+
+extension ImageFormat {
+    init(_ format: OutputFormat) {
+        switch format {
+        case .png: self = .png
+        case .jpeg: self = .jpeg
+        }
+    }
+}
+
+extension JobReport.Input {
+    mutating func fill(from info: ImageInfo) {
+        format = info.format.rawValue
+        width = info.width
+        height = info.height
+        colorSpace = info.colorSpace
+        orientation = info.orientation
+    }
+}
+
+extension JobReport.ChainStep {
+    /// The report form of a resolved filter.
+    init(_ filter: ResolvedFilter, registry: FilterRegistry = .standard) {
+        let descriptor = try? registry.descriptor(named: filter.name)
+        var parameters = [String: ReportValue]()
+        for (name, value) in filter.parameters.entries {
+            parameters[name] = ReportValue(value, kind: descriptor?.parameter(named: name)?.kind)
+        }
+        self.init(filter: filter.name, parameters: parameters, random: filter.parameters.randomNames.sorted())
+    }
+}
