@@ -27,6 +27,7 @@ bench:
 	$(SWIFT) build -c release
 	Benchmarks/run.sh
 	Benchmarks/daemon.sh
+	Benchmarks/storm.sh
 
 clean:
 	rm -rf .build inbox outbox done failed reports

@@ -48,6 +48,7 @@ public final class JobQueue<Job: Sendable>: Sendable {
     private let dispatchQueue = DispatchQueue(label: "darkroom.workers", attributes: .concurrent)
     private let handler: @Sendable (Job) -> Void
     private let changeHandler = Locked<(@Sendable (String) -> Void)?>(nil)
+    private let roomHandler = Locked<(@Sendable () -> Void)?>(nil)
 
     /// `handler` runs each job on a worker thread; it must not throw or block forever.
     public init(capacity: Int, workers: Int, handler: @escaping @Sendable (Job) -> Void) {
@@ -74,6 +75,12 @@ public final class JobQueue<Job: Sendable>: Sendable {
     /// Called with a key, after its job ended, when ``noteChange(_:)`` marked it meanwhile.
     public func onChangeWhileQueued(_ handler: @escaping @Sendable (String) -> Void) {
         changeHandler.withLock { $0 = handler }
+    }
+
+    /// Called (on a worker thread) when a worker takes a job and leaves the queue at most half
+    /// full, so the submitter can refill it without waiting for its next round.
+    public func onRoom(_ handler: @escaping @Sendable () -> Void) {
+        roomHandler.withLock { $0 = handler }
     }
 
     /// Marks a waiting or running key as changed; returns false when the key is not known
@@ -130,7 +137,8 @@ public final class JobQueue<Job: Sendable>: Sendable {
         group.enter()
         dispatchQueue.async { [self] in
             defer { group.leave() }
-            while let (key, job) = next() {
+            while let (key, job, roomMade) = next() {
+                if roomMade, let onRoom = roomHandler.current { onRoom() }
                 handler(job)
                 let changed: Bool = state.withLock { s in
                     s.known.remove(key)
@@ -142,8 +150,9 @@ public final class JobQueue<Job: Sendable>: Sendable {
         }
     }
 
-    /// The next job for this worker, or nil when the worker should end.
-    private func next() -> (key: String, job: Job)? {
+    /// The next job for this worker, or nil when the worker should end; `roomMade` when taking
+    /// it left the queue at most half full.
+    private func next() -> (key: String, job: Job, roomMade: Bool)? {
         state.withLock { s in
             if s.running > s.workers || s.stopped {
                 s.running -= 1
@@ -154,7 +163,7 @@ public final class JobQueue<Job: Sendable>: Sendable {
                 return nil
             }
             s.inFlight += 1
-            return item
+            return (item.key, item.job, s.pendingCount * 2 <= s.capacity)
         }
     }
 }

@@ -64,9 +64,27 @@ final class Intake: Sendable {
         }
     }
 
+    /// Files settling at once: at least as many as the queue holds, so a small queue does not
+    /// also throttle the settle check (each entry is a path and a `stat`, about 100 bytes).
+    static func trackerCapacity(queueCapacity: Int) -> Int { max(queueCapacity, 1024) }
+
     init(queue: JobQueue<DaemonJob>, logger: Logger) {
         self.queue = queue
         self.logger = logger
+        // Workers draining a small queue ask for more at once instead of idling until the next
+        // tick; requests coalesce while one is pending.
+        queue.onRoom { [weak self] in self?.refill() }
+    }
+
+    private let refillPending = Locked(false)
+
+    private func refill() {
+        guard refillPending.withLock({ pending in defer { pending = true }; return !pending }) else { return }
+        serial.async { [self] in
+            refillPending.withLock { $0 = false }
+            guard timer != nil else { return }
+            submitSettled(now: DispatchTime.now().uptimeNanoseconds)
+        }
     }
 
     deinit { timer?.cancel() }
@@ -78,7 +96,7 @@ final class Intake: Sendable {
     func install(_ watches: WatchSet, capacity: Int) {
         serial.async { [self] in
             state.watches = watches
-            state.tracker = SettleTracker(capacity: capacity)
+            state.tracker = SettleTracker(capacity: Self.trackerCapacity(queueCapacity: capacity))
             state.backlog = []
             state.backlogStart = 0
             state.backlogMembers = []
@@ -170,6 +188,11 @@ final class Intake: Sendable {
             }
         }
         while state.tracker.count < state.tracker.capacity, let next = state.popBacklog() { admit(next) }
+        submitSettled(now: now)
+    }
+
+    /// Submits settled files while the queue has room.
+    private func submitSettled(now: UInt64) {
         guard !state.tracker.isEmpty else { return }
         let room = queue.freeCapacity
         guard room > 0 else { return }
