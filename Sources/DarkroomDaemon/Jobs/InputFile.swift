@@ -40,9 +40,12 @@ final class InputFile: Sendable {
 
     /// Opens and reads `path` (at most `maxBytes`), taking a read lease when `lease` is set.
     /// `leaseUnavailable` hears the errno when leases cannot be had at all.
-    static func open(_ path: String, maxBytes: Int, lease: Bool,
+    /// `followLinks` only for a path a person named (`darkroom process ~/link.jpg`), never for
+    /// a name found in an inbox.
+    static func open(_ path: String, maxBytes: Int, lease: Bool, followLinks: Bool = false,
                      leaseUnavailable: (Int32) -> Void = { _ in }) throws(OpenError) -> InputFile {
-        let fd = RawName.withCString(path) { Glibc.open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
+        let fd = RawName.withCString(path) { Glibc.open($0, flags) }
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .gone

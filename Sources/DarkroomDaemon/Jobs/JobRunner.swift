@@ -39,12 +39,12 @@ public struct JobRunner: Sendable {
     }
 
     /// Processes the file at `inputPath` once, as `darkroom process` does: opened once (never
-    /// following a link or blocking), no lease, no memory budget, outputs replace.
+    /// blocking; a link the caller named is followed), no lease, no memory budget, outputs replace.
     public func run(inputPath: String, watchName: String, outputs: [OutputConfig], seed: UInt64?) -> JobReport {
         var draft = ReportDraft(watchName: watchName, inputPath: inputPath)
         let input: InputFile
         do throws(InputFile.OpenError) {
-            input = try InputFile.open(inputPath, maxBytes: limits.maxFileBytes, lease: false)
+            input = try InputFile.open(inputPath, maxBytes: limits.maxFileBytes, lease: false, followLinks: true)
         } catch {
             if case .tooLarge(let size) = error { draft.input.bytes = size }
             return draft.finish(.failed, Self.reportError(for: error, path: inputPath, limits: limits))
