@@ -31,20 +31,6 @@ final class DaemonEndToEndTests: XCTestCase {
         """
     }
 
-    func start(_ s: Scratch) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")])
-        guard daemon.waitForNotification("READY=1") else {
-            throw DaemonDidNotStart(log: daemon.log)
-        }
-        return daemon
-    }
-
-    func stop(_ daemon: DaemonProcess) {
-        daemon.send(SIGTERM)
-        XCTAssertEqual(daemon.waitForExit(), 0, "SIGTERM should end the daemon with 0; log:\n\(daemon.log)")
-        XCTAssertTrue(daemon.waitForNotification("STOPPING=1", seconds: 1))
-    }
-
     func testGoodFilesAreProcessedAndBadOnesFailWithoutStoppingTheDaemon() throws {
         let s = Scratch()
         s.writeConfig(config(s))

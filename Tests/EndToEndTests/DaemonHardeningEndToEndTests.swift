@@ -30,27 +30,6 @@ final class DaemonHardeningEndToEndTests: XCTestCase {
         """
     }
 
-    func start(_ s: Scratch) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")])
-        guard daemon.waitForNotification("READY=1") else { throw DaemonDidNotStart(log: daemon.log) }
-        return daemon
-    }
-
-    func stop(_ daemon: DaemonProcess) {
-        daemon.send(SIGTERM)
-        XCTAssertEqual(daemon.waitForExit(), 0, "SIGTERM should end the daemon with 0; log:\n\(tail(daemon))")
-    }
-
-    func tail(_ daemon: DaemonProcess) -> String { daemon.log.split(separator: "\n").suffix(30).joined(separator: "\n") }
-
-    func mountTmpfs(_ folder: String, options: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard mount("tmpfs", folder, "tmpfs", 0, options) == 0 else {
-            throw XCTSkip("cannot mount a tmpfs at \(folder) (\(String(cString: strerror(errno)))); this test needs root")
-        }
-        addTeardownBlock { umount2(folder, Int32(MNT_DETACH)) }
-    }
-
     // MARK: 1. One open per job: never a link's target, never blocked by a FIFO
 
     func testAFIFOOrALinkInTheInboxNeitherBlocksAWorkerNorPublishesAFileFromElsewhere() throws {
