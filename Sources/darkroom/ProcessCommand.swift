@@ -81,8 +81,7 @@ struct ProcessCommand: ParsableCommand {
             return (absolute + "/{stem}." + (fmt == .png ? "png" : "jpg"), fmt)
         }
         let ext = URL(fileURLWithPath: absolute).pathExtension.lowercased()
-        let fromExt: OutputFormat? = ["png": .png, "jpg": .jpeg, "jpeg": .jpeg][ext]
-        guard let fmt = format ?? fromExt else {
+        guard let fmt = format ?? OutputFormat(fileExtension: ext) else {
             throw ValidationError("-o \(output): cannot tell the format from the extension; use .png or .jpg, or --format")
         }
         return (absolute, fmt)

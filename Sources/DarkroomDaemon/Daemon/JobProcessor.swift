@@ -47,10 +47,10 @@ struct JobProcessor: Sendable {
                 logger.debug("\(name) is still open for writing; it is taken once the writer closes it", metadata: metadata)
                 return retryBusy
             case .tooLarge, .system:
-                var draft = ReportDraft(watchName: layout.watch.name, inputPath: job.path, queued: job.queuedAt)
+                var draft = ReportDraft(watchName: layout.watch.name, inputPath: job.path, queued: job.queuedAt,
+                                        configSHA256: job.configSHA256)
                 if case .tooLarge(let size) = error { draft.input.bytes = size }
-                var report = draft.finish(.failed, JobRunner.reportError(for: error, path: job.path, limits: job.limits))
-                report.configSHA256 = job.configSHA256
+                let report = draft.finish(.failed, JobRunner.reportError(for: error, path: job.path, limits: job.limits))
                 return finish(job, report: report, reportPath: reportPath, stampBefore: nil)
             }
         }
@@ -73,15 +73,14 @@ struct JobProcessor: Sendable {
             outputs: layout.watch.outputs, seed: layout.watch.seed,
             owner: .init(mark: layout.watch.name + ":" + job.relative, rule: layout.watch.onConflict,
                          previousOutputs: Set(existing?.outputs.map(\.path) ?? [])),
-            queued: job.queuedAt)
+            queued: job.queuedAt, configSHA256: job.configSHA256)
         let outcome = runner.run(bytes: input.bytes, sha256: sha256, spec: spec, budget: budget.current,
                                  shouldAbandon: { input.leaseBroken })
-        guard case .finished(var report) = outcome, !input.leaseBroken else {
+        guard case .finished(let report) = outcome, !input.leaseBroken else {
             logger.info("\(name) was opened for writing while it was processed; it is taken again once the writer is done",
                         metadata: metadata)
             return retryBusy
         }
-        report.configSHA256 = job.configSHA256
         // The lease (the descriptor) is held until the input has been disposed of.
         return withExtendedLifetime(input) {
             finish(job, report: report, reportPath: reportPath, stampBefore: input.status)

@@ -29,6 +29,7 @@ public struct JobRunner: Sendable {
         /// Nil: outputs replace whatever is at their path (the `process` command).
         var owner: OutputPlacement.Owner?
         var queued: Date?
+        var configSHA256: String?
     }
 
     /// How a job ended.
@@ -63,7 +64,8 @@ public struct JobRunner: Sendable {
     /// makes the job wait for memory; `shouldAbandon` is asked between steps.
     func run(bytes: [UInt8], sha256: String, spec: Spec, budget: MemoryBudget?,
              shouldAbandon: () -> Bool) -> Outcome {
-        var draft = ReportDraft(watchName: spec.naming.watchName, inputPath: spec.inputPath, queued: spec.queued)
+        var draft = ReportDraft(watchName: spec.naming.watchName, inputPath: spec.inputPath, queued: spec.queued,
+                                configSHA256: spec.configSHA256)
         draft.input.bytes = bytes.count
         draft.input.sha256 = sha256
         draft.input.format = ImageFormat.detect(bytes)?.rawValue

@@ -9,6 +9,8 @@ import Foundation
 struct ReportDraft {
     let watchName: String
     let queued: Date
+    /// The daemon's config hash; nil outside the daemon.
+    let configSHA256: String?
     let started = Date()
     private let clock = Stopwatch()
     var input: JobReport.Input
@@ -16,9 +18,10 @@ struct ReportDraft {
     var decodeSeconds = 0.0
     var encodeSeconds = 0.0
 
-    init(watchName: String, inputPath: String, queued: Date? = nil) {
+    init(watchName: String, inputPath: String, queued: Date? = nil, configSHA256: String? = nil) {
         self.watchName = watchName
         self.queued = queued ?? Date()
+        self.configSHA256 = configSHA256
         input = JobReport.Input(path: RawName.display(inputPath))
     }
 
@@ -28,7 +31,7 @@ struct ReportDraft {
                          timings: .init(queued: min(queued, started), started: started,
                                         finished: started.addingTimeInterval(total),
                                         decode: decodeSeconds, encode: encodeSeconds, total: total),
-                         status: status, error: error)
+                         status: status, error: error, configSHA256: configSHA256)
     }
 
     /// One output written.

@@ -94,9 +94,6 @@ public final class JobQueue<Job: Sendable>: Sendable {
         }
     }
 
-    /// Whether `key` is waiting or running.
-    public func contains(_ key: String) -> Bool { state.withLock { $0.known.contains(key) } }
-
     /// Jobs waiting for a worker.
     public var pendingCount: Int { state.withLock { $0.pendingCount } }
     /// Jobs being processed now.

@@ -59,7 +59,4 @@ public struct SettleTracker: Sendable {
         for path in taken { entries[path] = nil }
         return taken
     }
-
-    /// Forgets every file (after a reload; the rescan that follows finds them again).
-    public mutating func removeAll() { entries.removeAll() }
 }
