@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
@@ -36,12 +37,6 @@ void dr_buffer_free(dr_buffer *buffer) {
     buffer->length = buffer->capacity = 0;
 }
 
-void dr_pixels_free(dr_pixels *pixels) {
-    if (pixels == NULL) return;
-    free(pixels->data);
-    pixels->data = NULL;
-}
-
 void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length) {
     if (info->exif == NULL || info->exif_capacity == 0 || info->exif_length != 0) return;
     size_t n = length < info->exif_capacity ? length : info->exif_capacity;
@@ -51,6 +46,24 @@ void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length)
 
 int dr_fits(const dr_info *info, uint64_t max_pixels) {
     return (uint64_t)info->width * (uint64_t)info->height <= max_pixels;
+}
+
+void dr_clamp_crop(const dr_read_options *o, int width, int height, int *x, int *y, int *w, int *h) {
+    if (o == NULL || o->crop_width <= 0 || o->crop_height <= 0) {
+        *x = 0; *y = 0; *w = width; *h = height;
+        return;
+    }
+    int x0 = o->crop_x < 0 ? 0 : (o->crop_x >= width ? width - 1 : o->crop_x);
+    int y0 = o->crop_y < 0 ? 0 : (o->crop_y >= height ? height - 1 : o->crop_y);
+    int cw = o->crop_width > width - x0 ? width - x0 : o->crop_width;
+    int ch = o->crop_height > height - y0 ? height - y0 : o->crop_height;
+    *x = x0; *y = y0; *w = cw < 1 ? 1 : cw; *h = ch < 1 ? 1 : ch;
+}
+
+uint64_t dr_monotonic_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 /* Which decoder to use, by magic bytes; 0 when neither. */
@@ -68,30 +81,64 @@ static void reset_info(dr_info *info) {
     info->exif_capacity = capacity;
 }
 
+static dr_status not_an_image(char *message, size_t capacity) {
+    dr_set_message(message, capacity, "not a PNG or JPEG file (unrecognised signature)");
+    return DR_NOT_AN_IMAGE;
+}
+
 dr_status dr_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                        char *message, size_t capacity) {
     reset_info(info);
     switch (sniff(bytes, length)) {
     case DR_FORMAT_PNG: return dr_png_read_info(bytes, length, info, message, capacity);
     case DR_FORMAT_JPEG: return dr_jpeg_read_info(bytes, length, info, message, capacity);
-    default:
-        dr_set_message(message, capacity, "not a PNG or JPEG file (unrecognised signature)");
-        return DR_NOT_AN_IMAGE;
+    default: return not_an_image(message, capacity);
     }
 }
 
-dr_status dr_decode(const unsigned char *bytes, size_t length, int jpeg_shrink,
-                    uint64_t max_pixels, dr_info *info, dr_pixels *pixels,
-                    char *message, size_t capacity) {
+dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                         dr_info *info, dr_reader **reader, char *message, size_t capacity) {
     reset_info(info);
-    memset(pixels, 0, sizeof *pixels);
+    *reader = NULL;
     switch (sniff(bytes, length)) {
-    case DR_FORMAT_PNG:
-        return dr_png_decode(bytes, length, max_pixels, info, pixels, message, capacity);
-    case DR_FORMAT_JPEG:
-        return dr_jpeg_decode(bytes, length, jpeg_shrink, max_pixels, info, pixels, message, capacity);
-    default:
-        dr_set_message(message, capacity, "not a PNG or JPEG file (unrecognised signature)");
-        return DR_NOT_AN_IMAGE;
+    case DR_FORMAT_PNG: return dr_png_reader_open(bytes, length, options, info, reader, message, capacity);
+    case DR_FORMAT_JPEG: return dr_jpeg_reader_open(bytes, length, options, info, reader, message, capacity);
+    default: return not_an_image(message, capacity);
     }
+}
+
+void dr_reader_layout(const dr_reader *r, int *width, int *height, int *channels, int *bytes_per_sample) {
+    *width = r->width;
+    *height = r->height;
+    *channels = r->channels;
+    *bytes_per_sample = r->bytes_per_sample;
+}
+
+dr_status dr_reader_read_rows(dr_reader *r, unsigned char *rows, size_t stride, int count,
+                              char *message, size_t capacity) {
+    return r->format == DR_FORMAT_PNG ? dr_png_read_rows(r, rows, stride, count, message, capacity)
+                                      : dr_jpeg_read_rows(r, rows, stride, count, message, capacity);
+}
+
+const char *dr_reader_warning(const dr_reader *r) { return r->warning; }
+
+void dr_reader_close(dr_reader *r) {
+    if (r == NULL) return;
+    if (r->format == DR_FORMAT_PNG) dr_png_reader_close(r); else dr_jpeg_reader_close(r);
+}
+
+dr_status dr_writer_write_rows(dr_writer *w, const unsigned char *rows, size_t stride, int count,
+                               char *message, size_t capacity) {
+    return w->format == DR_FORMAT_PNG ? dr_png_write_rows(w, rows, stride, count, message, capacity)
+                                      : dr_jpeg_write_rows(w, rows, stride, count, message, capacity);
+}
+
+dr_status dr_writer_finish(dr_writer *w, dr_buffer *out, char *message, size_t capacity) {
+    return w->format == DR_FORMAT_PNG ? dr_png_writer_finish(w, out, message, capacity)
+                                      : dr_jpeg_writer_finish(w, out, message, capacity);
+}
+
+void dr_writer_close(dr_writer *w) {
+    if (w == NULL) return;
+    if (w->format == DR_FORMAT_PNG) dr_png_writer_close(w); else dr_jpeg_writer_close(w);
 }

@@ -16,14 +16,43 @@ void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length)
 /* Whether a decode of width × height fits the pixel budget. */
 int dr_fits(const dr_info *info, uint64_t max_pixels);
 
+/* The crop window clamped to a width × height image (width 0 asks for everything). */
+void dr_clamp_crop(const dr_read_options *options, int width, int height,
+                   int *x, int *y, int *w, int *h);
+
+/* The shape every reader shares: which format, and its delivered layout. */
+struct dr_reader {
+    int format;
+    int width, height, channels, bytes_per_sample;
+    char warning[160];
+};
+
+struct dr_writer {
+    int format;
+};
+
 dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                            char *message, size_t capacity);
-dr_status dr_png_decode(const unsigned char *bytes, size_t length, uint64_t max_pixels,
-                        dr_info *info, dr_pixels *pixels, char *message, size_t capacity);
 dr_status dr_jpeg_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                             char *message, size_t capacity);
-dr_status dr_jpeg_decode(const unsigned char *bytes, size_t length, int shrink,
-                         uint64_t max_pixels, dr_info *info, dr_pixels *pixels,
-                         char *message, size_t capacity);
+dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                             dr_info *info, dr_reader **reader, char *message, size_t capacity);
+dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **reader, char *message, size_t capacity);
+dr_status dr_png_read_rows(dr_reader *reader, unsigned char *rows, size_t stride, int count,
+                           char *message, size_t capacity);
+dr_status dr_jpeg_read_rows(dr_reader *reader, unsigned char *rows, size_t stride, int count,
+                            char *message, size_t capacity);
+void dr_png_reader_close(dr_reader *reader);
+void dr_jpeg_reader_close(dr_reader *reader);
+
+dr_status dr_png_write_rows(dr_writer *writer, const unsigned char *rows, size_t stride, int count,
+                            char *message, size_t capacity);
+dr_status dr_jpeg_write_rows(dr_writer *writer, const unsigned char *rows, size_t stride, int count,
+                             char *message, size_t capacity);
+dr_status dr_png_writer_finish(dr_writer *writer, dr_buffer *out, char *message, size_t capacity);
+dr_status dr_jpeg_writer_finish(dr_writer *writer, dr_buffer *out, char *message, size_t capacity);
+void dr_png_writer_close(dr_writer *writer);
+void dr_jpeg_writer_close(dr_writer *writer);
 
 #endif

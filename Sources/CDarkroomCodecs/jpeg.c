@@ -1,9 +1,11 @@
 /*
- * JPEG decode and encode through libjpeg(-turbo).
+ * JPEG through libjpeg(-turbo), by scanlines: a reader that decodes rows on demand (with DCT
+ * shrink, crop and skip on load) and a writer that encodes rows as they come.
  *
- * libjpeg's default error_exit prints and calls exit(); here it longjmps back to the function
- * that owns the jmp_buf. Warnings that mean the pixels are wrong (premature end of file, bad
- * Huffman codes, ...) are promoted to errors: a silently half-grey image is worse than a failure.
+ * libjpeg's default error_exit prints and calls exit(); here it longjmps back to the shim
+ * function that armed the jmp_buf on entry. Warnings that mean the pixels are wrong (premature
+ * end of file, bad Huffman codes, ...) are promoted to errors: a silently half-grey image is
+ * worse than a failure. A few that do not touch the pixels are forgiven and reported.
  */
 #include "internal.h"
 
@@ -22,13 +24,11 @@ typedef struct {
     int encoding;
     char *message;
     size_t capacity;
+    char *warning;             /* where a forgiven warning is recorded (160 bytes), or NULL */
 } error_context;
 
 static dr_status classify_error(int code, int encoding) {
-    switch (code) {
-    case JERR_OUT_OF_MEMORY: return DR_OUT_OF_MEMORY;
-    default: break;
-    }
+    if (code == JERR_OUT_OF_MEMORY) return DR_OUT_OF_MEMORY;
     if (encoding) return DR_ENCODE_FAILED;
     switch (code) {
     case JERR_BAD_PRECISION:
@@ -46,16 +46,18 @@ static dr_status classify_error(int code, int encoding) {
 }
 
 /* Records the first failure and its text, then leaves libjpeg. */
-static void fail(j_common_ptr cinfo, dr_status status) {
+static void fail_with(j_common_ptr cinfo, dr_status status, const char *text) {
     error_context *ctx = (error_context *)cinfo->err;
     if (ctx->status == DR_OK) {
         ctx->status = status;
-        if (status == DR_TRUNCATED) {
+        if (text != NULL) {
+            dr_set_message(ctx->message, ctx->capacity, "%s", text);
+        } else if (status == DR_TRUNCATED) {
             dr_set_message(ctx->message, ctx->capacity, "JPEG data ends early (truncated file?)");
         } else {
-            char text[JMSG_LENGTH_MAX];
-            (*cinfo->err->format_message)(cinfo, text);
-            dr_set_message(ctx->message, ctx->capacity, "JPEG: %s", text);
+            char buffer[JMSG_LENGTH_MAX];
+            (*cinfo->err->format_message)(cinfo, buffer);
+            dr_set_message(ctx->message, ctx->capacity, "JPEG: %s", buffer);
         }
     }
     longjmp(ctx->jump, 1);
@@ -63,7 +65,7 @@ static void fail(j_common_ptr cinfo, dr_status status) {
 
 static void on_error_exit(j_common_ptr cinfo) {
     error_context *ctx = (error_context *)cinfo->err;
-    fail(cinfo, classify_error(cinfo->err->msg_code, ctx->encoding));
+    fail_with(cinfo, classify_error(cinfo->err->msg_code, ctx->encoding), NULL);
 }
 
 /* Level -1 is a warning; higher levels are trace messages, never printed. */
@@ -71,17 +73,24 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
     error_context *ctx = (error_context *)cinfo->err;
     if (level >= 0 || ctx->encoding) return;
     switch (cinfo->err->msg_code) {
-    /* Metadata oddities: the pixels are still right. */
+    /* Metadata oddities, and stray bytes between segments (which libvips and ImageMagick
+     * also skip): the pixels are still right. The first one is reported. */
+    case JWRN_EXTRANEOUS_DATA:
     case JWRN_ADOBE_XFORM:
     case JWRN_JFIF_MAJOR:
     case JWRN_BOGUS_ICC:
         cinfo->err->num_warnings++;
+        if (ctx->warning != NULL && ctx->warning[0] == 0) {
+            char buffer[JMSG_LENGTH_MAX];
+            (*cinfo->err->format_message)(cinfo, buffer);
+            snprintf(ctx->warning, 160, "JPEG: %s", buffer);
+        }
         return;
     case JWRN_JPEG_EOF:
-        fail(cinfo, DR_TRUNCATED);
+        fail_with(cinfo, DR_TRUNCATED, NULL);
         return;
     default:
-        fail(cinfo, DR_CORRUPT);
+        fail_with(cinfo, DR_CORRUPT, NULL);
         return;
     }
 }
@@ -92,6 +101,12 @@ static void install_errors(error_context *ctx, int encoding, char *message, size
     ctx->pub.error_exit = on_error_exit;
     ctx->pub.emit_message = on_emit_message;
     ctx->encoding = encoding;
+    ctx->message = message;
+    ctx->capacity = capacity;
+}
+
+/* Points the error context at this call's message buffer (each call brings its own). */
+static void rearm(error_context *ctx, char *message, size_t capacity) {
     ctx->message = message;
     ctx->capacity = capacity;
 }
@@ -137,6 +152,7 @@ dr_status dr_jpeg_read_info(const unsigned char *bytes, size_t length, dr_info *
     struct jpeg_decompress_struct cinfo;
     error_context errors;
     install_errors(&errors, 0, message, capacity);
+    errors.warning = info->warning;
     cinfo.err = &errors.pub;
     if (setjmp(errors.jump)) {
         jpeg_destroy_decompress(&cinfo);
@@ -148,92 +164,159 @@ dr_status dr_jpeg_read_info(const unsigned char *bytes, size_t length, dr_info *
     return DR_OK;
 }
 
-/*
- * CMYK rows to RGBA in place, without colour management. Adobe (Photoshop) files store inverted
- * CMYK, where 255 means no ink.
- */
-static void cmyk_to_rgba(unsigned char *row, int width, int inverted) {
-    for (int x = 0; x < width; x++) {
-        unsigned char *p = row + 4 * x;
-        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
-        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
-        p[0] = (unsigned char)((c * k + 127) / 255);
-        p[1] = (unsigned char)((m * k + 127) / 255);
-        p[2] = (unsigned char)((y * k + 127) / 255);
-        p[3] = 255;
-    }
-}
+/* ---- reader ---- */
 
-dr_status dr_jpeg_decode(const unsigned char *bytes, size_t length, int shrink,
-                         uint64_t max_pixels, dr_info *info, dr_pixels *pixels,
-                         char *message, size_t capacity) {
+/* Counts scans and watches the clock while libjpeg consumes input (libjpeg-turbo's advice
+ * against progressive "scan bombs": thousands of tiny scans, each a pass over the image). */
+typedef struct {
+    struct jpeg_progress_mgr pub;
+    int max_scans;
+    uint64_t deadline_ns;
+    unsigned calls;
+} progress_context;
+
+typedef struct {
+    dr_reader base; /* first: the generic reader */
     struct jpeg_decompress_struct cinfo;
     error_context errors;
-    unsigned char *volatile data = NULL;
-    install_errors(&errors, 0, message, capacity);
-    cinfo.err = &errors.pub;
-    if (setjmp(errors.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        free(data);
-        return errors.status;
+    progress_context progress;
+    int cmyk;
+    int skip_rows;   /* rows above the crop, skipped before the first delivered row */
+    int x_offset;    /* first delivered column inside the (iMCU-aligned) decoded row */
+    int components;  /* samples per decoded pixel: 3 (RGB) or 4 (CMYK) */
+    unsigned char *scratch; /* one decoded row, when it cannot go straight to the caller */
+} jpeg_reader;
+
+static void on_progress(j_common_ptr cinfo) {
+    progress_context *p = (progress_context *)cinfo->progress;
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (d->input_scan_number > p->max_scans) {
+        char text[128];
+        snprintf(text, sizeof text, "JPEG has more than %d progressive scans (a decompression bomb?)", p->max_scans);
+        fail_with(cinfo, DR_TOO_LARGE, text);
     }
-    begin(&cinfo, bytes, length);
-    describe(&cinfo, info);
-    if (!dr_fits(info, max_pixels)) {
-        jpeg_destroy_decompress(&cinfo);
-        dr_set_message(message, capacity, "image is %d×%d pixels, over the limit of %llu pixels",
-                       info->width, info->height, (unsigned long long)max_pixels);
-        return DR_TOO_LARGE;
+    if (p->deadline_ns != 0 && (++p->calls & 15) == 0 && dr_monotonic_ns() > p->deadline_ns)
+        fail_with(cinfo, DR_CANCELLED, "decoding ran past the time limit");
+}
+
+/* CMYK to RGB without colour management. Adobe (Photoshop) files store inverted CMYK, where
+ * 255 means no ink. */
+static void cmyk_to_rgb(const unsigned char *in, unsigned char *out, int width, int inverted) {
+    for (int x = 0; x < width; x++) {
+        const unsigned char *p = in + 4 * x;
+        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        out[3 * x] = (unsigned char)((c * k + 127) / 255);
+        out[3 * x + 1] = (unsigned char)((m * k + 127) / 255);
+        out[3 * x + 2] = (unsigned char)((y * k + 127) / 255);
     }
-    int cmyk = 0;
-    switch (cinfo.jpeg_color_space) {
+}
+
+static void jpeg_reader_free(jpeg_reader *r) {
+    jpeg_destroy_decompress(&r->cinfo);
+    free(r->scratch);
+    free(r);
+}
+
+dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+    jpeg_reader *r = calloc(1, sizeof *r);
+    if (r == NULL) return DR_OUT_OF_MEMORY;
+    install_errors(&r->errors, 0, message, capacity);
+    r->errors.warning = r->base.warning;
+    r->cinfo.err = &r->errors.pub;
+    if (setjmp(r->errors.jump)) {
+        dr_status status = r->errors.status;
+        memcpy(info->warning, r->base.warning, sizeof info->warning);
+        jpeg_reader_free(r);
+        return status;
+    }
+    begin(&r->cinfo, bytes, length);
+    describe(&r->cinfo, info);
+    if (!dr_fits(info, options->max_pixels)) {
+        char text[160];
+        snprintf(text, sizeof text, "image is %d×%d pixels, over the limit of %llu pixels",
+                 info->width, info->height, (unsigned long long)options->max_pixels);
+        fail_with((j_common_ptr)&r->cinfo, DR_TOO_LARGE, text);
+    }
+    switch (r->cinfo.jpeg_color_space) {
     case JCS_GRAYSCALE:
     case JCS_YCbCr:
-    case JCS_RGB: cinfo.out_color_space = JCS_EXT_RGBA; break;
+    case JCS_RGB: r->cinfo.out_color_space = JCS_EXT_RGB; r->components = 3; break;
     case JCS_CMYK:
-    case JCS_YCCK: cinfo.out_color_space = JCS_CMYK; cmyk = 1; break;
-    default:
-        jpeg_destroy_decompress(&cinfo);
-        dr_set_message(message, capacity, "JPEG with %d components in an unknown colour space is not supported",
-                       cinfo.num_components);
-        return DR_UNSUPPORTED;
+    case JCS_YCCK: r->cinfo.out_color_space = JCS_CMYK; r->components = 4; r->cmyk = 1; break;
+    default: {
+        char text[160];
+        snprintf(text, sizeof text, "JPEG with %d components in an unknown colour space is not supported",
+                 r->cinfo.num_components);
+        fail_with((j_common_ptr)&r->cinfo, DR_UNSUPPORTED, text);
     }
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = (shrink == 2 || shrink == 4 || shrink == 8) ? (unsigned)shrink : 1;
-    jpeg_start_decompress(&cinfo);
-    int width = (int)cinfo.output_width, height = (int)cinfo.output_height;
-    size_t row_bytes = (size_t)width * 4;
-    if (cinfo.output_components != 4) {
-        errors.status = DR_UNSUPPORTED;
-        dr_set_message(message, capacity, "JPEG: unexpected output layout");
-        longjmp(errors.jump, 1);
     }
-    data = malloc(row_bytes * (size_t)(height > 0 ? height : 1));
-    if (data == NULL) {
-        errors.status = DR_OUT_OF_MEMORY;
-        dr_set_message(message, capacity, "out of memory for a %d×%d JPEG", width, height);
-        longjmp(errors.jump, 1);
+    int shrink = options->shrink;
+    r->cinfo.scale_num = 1;
+    r->cinfo.scale_denom = (shrink == 2 || shrink == 4 || shrink == 8) ? (unsigned)shrink : 1;
+    r->progress.pub.progress_monitor = on_progress;
+    r->progress.max_scans = options->max_scans > 0 ? options->max_scans : DR_DEFAULT_MAX_SCANS;
+    r->progress.deadline_ns = options->deadline_ns;
+    r->cinfo.progress = &r->progress.pub;
+    jpeg_start_decompress(&r->cinfo);
+    if ((int)r->cinfo.output_components != r->components)
+        fail_with((j_common_ptr)&r->cinfo, DR_UNSUPPORTED, "JPEG: unexpected output layout");
+    int x, y, w, h;
+    dr_clamp_crop(options, (int)r->cinfo.output_width, (int)r->cinfo.output_height, &x, &y, &w, &h);
+    if (w < (int)r->cinfo.output_width) {
+        /* libjpeg widens the window to whole iMCUs; the extra columns are dropped on copy. */
+        JDIMENSION xoffset = (JDIMENSION)x, width = (JDIMENSION)w;
+        jpeg_crop_scanline(&r->cinfo, &xoffset, &width);
+        r->x_offset = x - (int)xoffset;
     }
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW rows[16];
-        int n = 0;
-        for (; n < 16 && cinfo.output_scanline + (unsigned)n < cinfo.output_height; n++)
-            rows[n] = data + row_bytes * (cinfo.output_scanline + (size_t)n);
-        JDIMENSION before = cinfo.output_scanline;
-        JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, (JDIMENSION)n);
-        if (cmyk)
-            for (JDIMENSION r = 0; r < got; r++)
-                cmyk_to_rgba(data + row_bytes * (before + r), width, cinfo.saw_Adobe_marker);
-        if (got == 0) break;
+    r->skip_rows = y;
+    r->base.format = DR_FORMAT_JPEG;
+    r->base.width = w;
+    r->base.height = h;
+    r->base.channels = 3;
+    r->base.bytes_per_sample = 1;
+    if (r->cmyk || r->x_offset != 0 || (int)r->cinfo.output_width != w) {
+        r->scratch = malloc((size_t)r->cinfo.output_width * (size_t)r->components);
+        if (r->scratch == NULL) fail_with((j_common_ptr)&r->cinfo, DR_OUT_OF_MEMORY, "out of memory for a JPEG row");
     }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    pixels->data = data;
-    pixels->width = width;
-    pixels->height = height;
-    pixels->bytes_per_sample = 1;
+    memcpy(info->warning, r->base.warning, sizeof info->warning);
+    *out = &r->base;
     return DR_OK;
 }
+
+dr_status dr_jpeg_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
+                            char *message, size_t capacity) {
+    jpeg_reader *r = (jpeg_reader *)base;
+    if (r->errors.status != DR_OK) {
+        dr_set_message(message, capacity, "the JPEG reader failed earlier");
+        return r->errors.status;
+    }
+    rearm(&r->errors, message, capacity);
+    if (setjmp(r->errors.jump)) return r->errors.status;
+    if (r->skip_rows > 0) {
+        JDIMENSION want = (JDIMENSION)r->skip_rows;
+        JDIMENSION skipped = jpeg_skip_scanlines(&r->cinfo, want);
+        if (skipped != want) fail_with((j_common_ptr)&r->cinfo, DR_TRUNCATED, NULL);
+        r->skip_rows = 0;
+    }
+    for (int i = 0; i < count; i++) {
+        unsigned char *target = rows + stride * (size_t)i;
+        JSAMPROW row = r->scratch != NULL ? r->scratch : target;
+        if (r->cinfo.output_scanline >= r->cinfo.output_height ||
+            jpeg_read_scanlines(&r->cinfo, &row, 1) != 1)
+            fail_with((j_common_ptr)&r->cinfo, DR_TRUNCATED, NULL);
+        if (r->cmyk)
+            cmyk_to_rgb(r->scratch + 4 * (size_t)r->x_offset, target, r->base.width, r->cinfo.saw_Adobe_marker);
+        else if (r->scratch != NULL)
+            memcpy(target, r->scratch + 3 * (size_t)r->x_offset, 3 * (size_t)r->base.width);
+    }
+    return DR_OK;
+}
+
+void dr_jpeg_reader_close(dr_reader *base) { jpeg_reader_free((jpeg_reader *)base); }
+
+/* ---- writer ---- */
 
 /* A destination manager that appends to a dr_buffer through a fixed staging block. */
 typedef struct {
@@ -262,43 +345,79 @@ static void dest_term(j_compress_ptr cinfo) {
     if (!dr_buffer_append(d->out, d->block, used)) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
 }
 
-dr_status dr_encode_jpeg(const unsigned char *rgba, int width, int height, int quality,
-                         int progressive, dr_buffer *out, char *message, size_t capacity) {
+typedef struct {
+    dr_writer base; /* first: the generic writer */
     struct jpeg_compress_struct cinfo;
     error_context errors;
-    buffer_destination *volatile dest = NULL;
-    memset(out, 0, sizeof *out);
-    install_errors(&errors, 1, message, capacity);
-    cinfo.err = &errors.pub;
-    if (setjmp(errors.jump)) {
-        jpeg_destroy_compress(&cinfo);
-        free(dest);
-        dr_buffer_free(out);
-        return errors.status;
+    buffer_destination dest;
+    dr_buffer out;
+} jpeg_writer;
+
+static void jpeg_writer_free(jpeg_writer *w) {
+    jpeg_destroy_compress(&w->cinfo);
+    dr_buffer_free(&w->out);
+    free(w);
+}
+
+dr_status dr_jpeg_writer_open(int width, int height, int quality, int progressive,
+                              dr_writer **out, char *message, size_t capacity) {
+    jpeg_writer *w = calloc(1, sizeof *w);
+    if (w == NULL) return DR_OUT_OF_MEMORY;
+    install_errors(&w->errors, 1, message, capacity);
+    w->cinfo.err = &w->errors.pub;
+    if (setjmp(w->errors.jump)) {
+        dr_status status = w->errors.status;
+        jpeg_writer_free(w);
+        return status;
     }
-    jpeg_create_compress(&cinfo);
-    dest = calloc(1, sizeof *dest);
-    if (dest == NULL) ERREXIT1(&cinfo, JERR_OUT_OF_MEMORY, 0);
-    dest->out = out;
-    dest->pub.init_destination = dest_init;
-    dest->pub.empty_output_buffer = dest_empty;
-    dest->pub.term_destination = dest_term;
-    cinfo.dest = &dest->pub;
-    cinfo.image_width = (JDIMENSION)width;
-    cinfo.image_height = (JDIMENSION)height;
-    cinfo.input_components = 4;
-    cinfo.in_color_space = JCS_EXT_RGBX; /* the fourth byte is skipped */
-    jpeg_set_defaults(&cinfo);           /* YCbCr, 2×2 luma sampling: 4:2:0 */
-    jpeg_set_quality(&cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-    if (progressive) jpeg_simple_progression(&cinfo);
-    jpeg_start_compress(&cinfo, TRUE);
-    size_t row_bytes = (size_t)width * 4;
-    while (cinfo.next_scanline < cinfo.image_height) {
-        JSAMPROW row = (JSAMPROW)(rgba + row_bytes * cinfo.next_scanline);
-        jpeg_write_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_compress(&cinfo);
-    jpeg_destroy_compress(&cinfo);
-    free(dest);
+    jpeg_create_compress(&w->cinfo);
+    w->base.format = DR_FORMAT_JPEG;
+    w->dest.out = &w->out;
+    w->dest.pub.init_destination = dest_init;
+    w->dest.pub.empty_output_buffer = dest_empty;
+    w->dest.pub.term_destination = dest_term;
+    w->cinfo.dest = &w->dest.pub;
+    w->cinfo.image_width = (JDIMENSION)width;
+    w->cinfo.image_height = (JDIMENSION)height;
+    w->cinfo.input_components = 3;
+    w->cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&w->cinfo); /* YCbCr, 2×2 luma sampling: 4:2:0 */
+    jpeg_set_quality(&w->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    if (progressive) jpeg_simple_progression(&w->cinfo);
+    jpeg_start_compress(&w->cinfo, TRUE);
+    *out = &w->base;
     return DR_OK;
 }
+
+dr_status dr_jpeg_write_rows(dr_writer *base, const unsigned char *rows, size_t stride, int count,
+                             char *message, size_t capacity) {
+    jpeg_writer *w = (jpeg_writer *)base;
+    if (w->errors.status != DR_OK) return w->errors.status;
+    rearm(&w->errors, message, capacity);
+    if (setjmp(w->errors.jump)) return w->errors.status;
+    for (int i = 0; i < count; i++) {
+        JSAMPROW row = (JSAMPROW)(rows + stride * (size_t)i);
+        jpeg_write_scanlines(&w->cinfo, &row, 1);
+    }
+    return DR_OK;
+}
+
+dr_status dr_jpeg_writer_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
+    jpeg_writer *w = (jpeg_writer *)base;
+    memset(out, 0, sizeof *out);
+    if (w->errors.status != DR_OK) return w->errors.status;
+    rearm(&w->errors, message, capacity);
+    if (setjmp(w->errors.jump)) return w->errors.status;
+    if (w->cinfo.next_scanline < w->cinfo.image_height) {
+        dr_set_message(message, capacity, "JPEG: %u of %u rows were written",
+                       w->cinfo.next_scanline, w->cinfo.image_height);
+        w->errors.status = DR_ENCODE_FAILED;
+        return DR_ENCODE_FAILED;
+    }
+    jpeg_finish_compress(&w->cinfo);
+    *out = w->out;
+    memset(&w->out, 0, sizeof w->out);
+    return DR_OK;
+}
+
+void dr_jpeg_writer_close(dr_writer *base) { jpeg_writer_free((jpeg_writer *)base); }

@@ -1,7 +1,13 @@
-/* PNG decode and encode through libpng, with every libpng error caught here by setjmp. */
+/*
+ * PNG through libpng, row by row: a reader that decodes rows on demand (an interlaced file is
+ * decoded whole, in its compact 8- or 16-bit form, since its rows arrive in seven passes) and a
+ * writer that takes rows in order. Every libpng error is caught by the setjmp each entry point
+ * arms first.
+ */
 #include "internal.h"
 
 #include <png.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +73,15 @@ static void write_bytes(png_structp png, png_bytep from, size_t count) {
 
 static void flush_bytes(png_structp png) { (void)png; }
 
+/* Sets the status and message, then leaves libpng. */
+static void fail(png_structp png, png_context *ctx, dr_status status, const char *text) {
+    if (ctx->status == DR_OK) {
+        ctx->status = status;
+        dr_set_message(ctx->message, ctx->capacity, "%s", text);
+    }
+    png_error(png, text);
+}
+
 /* Fills the header fields from libpng's info struct (after png_read_info). */
 static void describe(png_structp png, png_infop pi, dr_info *info) {
     int type = png_get_color_type(png, pi);
@@ -87,21 +102,27 @@ static void describe(png_structp png, png_infop pi, dr_info *info) {
         dr_info_store_exif(info, exif, exif_length);
 }
 
-/* Asks libpng for straight RGBA at the file's depth (8 or 16 bits, host byte order). */
-static void request_rgba(png_structp png, png_infop pi) {
+/* Asks libpng for straight RGB or RGBA at the file's depth (8 or 16 bits, host byte order). */
+static void request_rgb(png_structp png, png_infop pi) {
     int type = png_get_color_type(png, pi);
     int depth = png_get_bit_depth(png, pi);
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (png_get_valid(png, pi, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
     if ((type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
-    if ((type & PNG_COLOR_MASK_ALPHA) == 0 && !png_get_valid(png, pi, PNG_INFO_tRNS))
-        png_set_add_alpha(png, 0xFFFF, PNG_FILLER_AFTER);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (depth == 16) png_set_swap(png);
 #endif
     (void)png_set_interlace_handling(png);
     png_read_update_info(png, pi);
+}
+
+/* The header checks are ours: libpng's own user limits (a million pixels a side) would turn a
+ * 1×100000000 image into "Invalid IHDR data" instead of "too large". */
+static png_structp create_reader(png_context *ctx) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
+    if (png != NULL) png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    return png;
 }
 
 static void context_init(png_context *ctx, const unsigned char *bytes, size_t length,
@@ -117,7 +138,7 @@ dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *i
                            char *message, size_t capacity) {
     png_context ctx;
     context_init(&ctx, bytes, length, message, capacity);
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    png_structp png = create_reader(&ctx);
     if (png == NULL) return DR_OUT_OF_MEMORY;
     png_infop pi = png_create_info_struct(png);
     if (pi == NULL || setjmp(png_jmpbuf(png))) {
@@ -131,92 +152,212 @@ dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *i
     return DR_OK;
 }
 
-dr_status dr_png_decode(const unsigned char *bytes, size_t length, uint64_t max_pixels,
-                        dr_info *info, dr_pixels *pixels, char *message, size_t capacity) {
+/* ---- reader ---- */
+
+typedef struct {
+    dr_reader base; /* first: the generic reader */
+    png_structp png;
+    png_infop info;
     png_context ctx;
-    context_init(&ctx, bytes, length, message, capacity);
-    unsigned char *volatile data = NULL;
-    png_bytep *volatile rows = NULL;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
-    if (png == NULL) return DR_OUT_OF_MEMORY;
-    png_infop pi = png_create_info_struct(png);
-    if (pi == NULL || setjmp(png_jmpbuf(png))) {
-        png_destroy_read_struct(&png, &pi, NULL);
-        free(rows);
-        free(data);
-        return ctx.status == DR_OK ? DR_OUT_OF_MEMORY : ctx.status;
+    size_t row_bytes;        /* one whole decoded row */
+    size_t pixel_bytes;
+    int file_height;
+    int crop_x, crop_y;
+    int next_row;            /* next file row libpng delivers, or (interlaced) to hand out */
+    unsigned char *whole;    /* interlaced: every row, compact */
+    unsigned char *scratch;  /* one row, when columns are cropped or rows skipped */
+} png_reader;
+
+static void png_reader_free(png_reader *r) {
+    png_destroy_read_struct(&r->png, &r->info, NULL);
+    free(r->whole);
+    free(r->scratch);
+    free(r);
+}
+
+dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                             dr_info *info, dr_reader **out, char *message, size_t capacity) {
+    png_reader *r = calloc(1, sizeof *r);
+    if (r == NULL) return DR_OUT_OF_MEMORY;
+    context_init(&r->ctx, bytes, length, message, capacity);
+    r->png = create_reader(&r->ctx);
+    if (r->png == NULL) { free(r); return DR_OUT_OF_MEMORY; }
+    r->info = png_create_info_struct(r->png);
+    if (r->info == NULL || setjmp(png_jmpbuf(r->png))) {
+        dr_status status = r->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : r->ctx.status;
+        png_reader_free(r);
+        return status;
     }
-    png_set_read_fn(png, &ctx, read_bytes);
-    png_read_info(png, pi);
-    describe(png, pi, info);
-    if (!dr_fits(info, max_pixels)) {
-        ctx.status = DR_TOO_LARGE;
-        dr_set_message(message, capacity, "image is %d×%d pixels, over the limit of %llu pixels",
-                       info->width, info->height, (unsigned long long)max_pixels);
-        png_error(png, "too large");
+    png_set_read_fn(r->png, &r->ctx, read_bytes);
+    png_read_info(r->png, r->info);
+    describe(r->png, r->info, info);
+    if (!dr_fits(info, options->max_pixels)) {
+        char text[160];
+        snprintf(text, sizeof text, "image is %d×%d pixels, over the limit of %llu pixels",
+                 info->width, info->height, (unsigned long long)options->max_pixels);
+        fail(r->png, &r->ctx, DR_TOO_LARGE, text);
     }
-    request_rgba(png, pi);
-    int sample_bytes = info->bit_depth == 16 ? 2 : 1;
-    size_t row_bytes = (size_t)info->width * 4 * (size_t)sample_bytes;
-    if (png_get_rowbytes(png, pi) != row_bytes) {
-        ctx.status = DR_UNSUPPORTED;
-        dr_set_message(message, capacity, "PNG: unexpected pixel layout after conversion to RGBA");
-        png_error(png, "layout");
+    request_rgb(r->png, r->info);
+    int channels = png_get_channels(r->png, r->info);
+    int sample_bytes = png_get_bit_depth(r->png, r->info) == 16 ? 2 : 1;
+    r->pixel_bytes = (size_t)channels * (size_t)sample_bytes;
+    r->row_bytes = (size_t)info->width * r->pixel_bytes;
+    if ((channels != 3 && channels != 4) || png_get_rowbytes(r->png, r->info) != r->row_bytes)
+        fail(r->png, &r->ctx, DR_UNSUPPORTED, "PNG: unexpected pixel layout after conversion to RGB");
+    int x, y, w, h;
+    dr_clamp_crop(options, info->width, info->height, &x, &y, &w, &h);
+    r->crop_x = x;
+    r->crop_y = y;
+    r->file_height = info->height;
+    r->base.format = DR_FORMAT_PNG;
+    r->base.width = w;
+    r->base.height = h;
+    r->base.channels = channels;
+    r->base.bytes_per_sample = sample_bytes;
+    if (info->interlaced) {
+        /* Seven passes over the image: decode it whole, compact, then hand rows out. */
+        r->whole = malloc(r->row_bytes * (size_t)info->height);
+        png_bytep *rows = malloc(sizeof(png_bytep) * (size_t)info->height);
+        if (r->whole == NULL || rows == NULL) {
+            free(rows);
+            fail(r->png, &r->ctx, DR_OUT_OF_MEMORY, "out of memory for an interlaced PNG");
+        }
+        for (int i = 0; i < info->height; i++) rows[i] = r->whole + r->row_bytes * (size_t)i;
+        /* rows is freed on both paths: a libpng error longjmps out of png_read_image. */
+        png_bytep *volatile owned = rows;
+        if (setjmp(png_jmpbuf(r->png))) {
+            free(owned);
+            dr_status status = r->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : r->ctx.status;
+            png_reader_free(r);
+            return status;
+        }
+        png_read_image(r->png, rows);
+        png_read_end(r->png, NULL);
+        free(owned);
+        r->next_row = y;
+    } else if (w != info->width) {
+        r->scratch = malloc(r->row_bytes);
+        if (r->scratch == NULL) fail(r->png, &r->ctx, DR_OUT_OF_MEMORY, "out of memory for a PNG row");
     }
-    data = malloc(row_bytes * (size_t)info->height);
-    rows = malloc(sizeof(png_bytep) * (size_t)info->height);
-    if (data == NULL || rows == NULL) {
-        ctx.status = DR_OUT_OF_MEMORY;
-        dr_set_message(message, capacity, "out of memory for a %d×%d PNG", info->width, info->height);
-        png_error(png, "out of memory");
-    }
-    for (int y = 0; y < info->height; y++) rows[y] = data + row_bytes * (size_t)y;
-    png_read_image(png, rows);
-    png_read_end(png, NULL);
-    png_destroy_read_struct(&png, &pi, NULL);
-    free(rows);
-    pixels->data = data;
-    pixels->width = info->width;
-    pixels->height = info->height;
-    pixels->bytes_per_sample = sample_bytes;
+    *out = &r->base;
     return DR_OK;
 }
 
-dr_status dr_encode_png(const unsigned char *rgba, int width, int height, int keep_alpha,
-                        dr_buffer *out, char *message, size_t capacity) {
-    png_context ctx;
-    context_init(&ctx, NULL, 0, message, capacity);
-    ctx.out = out;
-    memset(out, 0, sizeof *out);
-    png_bytep *volatile rows = NULL;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
-    if (png == NULL) return DR_OUT_OF_MEMORY;
-    png_infop pi = png_create_info_struct(png);
-    if (pi == NULL || setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &pi);
-        free(rows);
-        dr_buffer_free(out);
-        return ctx.status == DR_OK ? DR_OUT_OF_MEMORY : ctx.status;
+dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
+                           char *message, size_t capacity) {
+    png_reader *r = (png_reader *)base;
+    if (r->ctx.status != DR_OK) {
+        dr_set_message(message, capacity, "the PNG reader failed earlier");
+        return r->ctx.status;
     }
-    png_set_write_fn(png, &ctx, write_bytes, flush_bytes);
-    png_set_IHDR(png, pi, (png_uint_32)width, (png_uint_32)height, 8,
-                 keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+    r->ctx.message = message;
+    r->ctx.capacity = capacity;
+    size_t offset = (size_t)r->crop_x * r->pixel_bytes;
+    size_t copy = (size_t)r->base.width * r->pixel_bytes;
+    if (r->whole != NULL) {
+        for (int i = 0; i < count; i++, r->next_row++)
+            memcpy(rows + stride * (size_t)i, r->whole + r->row_bytes * (size_t)r->next_row + offset, copy);
+        return DR_OK;
+    }
+    if (setjmp(png_jmpbuf(r->png))) return r->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : r->ctx.status;
+    while (r->next_row < r->crop_y) {
+        if (r->scratch == NULL) {
+            r->scratch = malloc(r->row_bytes);
+            if (r->scratch == NULL) fail(r->png, &r->ctx, DR_OUT_OF_MEMORY, "out of memory for a PNG row");
+        }
+        png_read_row(r->png, r->scratch, NULL);
+        r->next_row++;
+    }
+    for (int i = 0; i < count; i++) {
+        unsigned char *target = rows + stride * (size_t)i;
+        if (r->base.width * r->pixel_bytes == r->row_bytes) {
+            png_read_row(r->png, target, NULL);
+        } else {
+            png_read_row(r->png, r->scratch, NULL);
+            memcpy(target, r->scratch + offset, copy);
+        }
+        r->next_row++;
+    }
+    /* The last row: read the rest of the file too, so a bad CRC or a truncated end fails. */
+    if (r->next_row == r->file_height) png_read_end(r->png, NULL);
+    return DR_OK;
+}
+
+void dr_png_reader_close(dr_reader *base) { png_reader_free((png_reader *)base); }
+
+/* ---- writer ---- */
+
+typedef struct {
+    dr_writer base; /* first: the generic writer */
+    png_structp png;
+    png_infop info;
+    png_context ctx;
+    dr_buffer out;
+    int height;
+    int written;
+} png_writer;
+
+static void png_writer_free(png_writer *w) {
+    png_destroy_write_struct(&w->png, &w->info);
+    dr_buffer_free(&w->out);
+    free(w);
+}
+
+dr_status dr_png_writer_open(int width, int height, int channels, dr_writer **out,
+                             char *message, size_t capacity) {
+    png_writer *w = calloc(1, sizeof *w);
+    if (w == NULL) return DR_OUT_OF_MEMORY;
+    context_init(&w->ctx, NULL, 0, message, capacity);
+    w->ctx.out = &w->out;
+    w->base.format = DR_FORMAT_PNG;
+    w->height = height;
+    w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &w->ctx, on_error, on_warning);
+    if (w->png == NULL) { free(w); return DR_OUT_OF_MEMORY; }
+    w->info = png_create_info_struct(w->png);
+    if (w->info == NULL || setjmp(png_jmpbuf(w->png))) {
+        dr_status status = w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+        png_writer_free(w);
+        return status;
+    }
+    png_set_write_fn(w->png, &w->ctx, write_bytes, flush_bytes);
+    png_set_IHDR(w->png, w->info, (png_uint_32)width, (png_uint_32)height, 8,
+                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     /* zlib level 6: libpng's and zlib's usual trade-off between size and speed. */
-    png_set_compression_level(png, 6);
-    png_write_info(png, pi);
-    /* On write, the filler transform strips the fourth byte so RGB is written from RGBA rows. */
-    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
-    rows = malloc(sizeof(png_bytep) * (size_t)(height > 0 ? height : 1));
-    if (rows == NULL) {
-        ctx.status = DR_OUT_OF_MEMORY;
-        dr_set_message(message, capacity, "out of memory while encoding PNG");
-        png_error(png, "out of memory");
-    }
-    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)width * 4 * (size_t)y);
-    png_write_image(png, rows);
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &pi);
-    free(rows);
+    png_set_compression_level(w->png, 6);
+    png_write_info(w->png, w->info);
+    *out = &w->base;
     return DR_OK;
 }
+
+dr_status dr_png_write_rows(dr_writer *base, const unsigned char *rows, size_t stride, int count,
+                            char *message, size_t capacity) {
+    png_writer *w = (png_writer *)base;
+    if (w->ctx.status != DR_OK) return w->ctx.status;
+    w->ctx.message = message;
+    w->ctx.capacity = capacity;
+    if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+    for (int i = 0; i < count; i++) png_write_row(w->png, (png_const_bytep)(rows + stride * (size_t)i));
+    w->written += count;
+    return DR_OK;
+}
+
+dr_status dr_png_writer_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
+    png_writer *w = (png_writer *)base;
+    memset(out, 0, sizeof *out);
+    if (w->ctx.status != DR_OK) return w->ctx.status;
+    w->ctx.message = message;
+    w->ctx.capacity = capacity;
+    if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+    if (w->written != w->height) {
+        dr_set_message(message, capacity, "PNG: %d of %d rows were written", w->written, w->height);
+        w->ctx.status = DR_ENCODE_FAILED;
+        return DR_ENCODE_FAILED;
+    }
+    png_write_end(w->png, NULL);
+    *out = w->out;
+    memset(&w->out, 0, sizeof w->out);
+    return DR_OK;
+}
+
+void dr_png_writer_close(dr_writer *base) { png_writer_free((png_writer *)base); }

@@ -26,6 +26,7 @@ enum CBridge {
         case DR_TOO_LARGE: code = .tooLarge
         case DR_OUT_OF_MEMORY: code = .tooLarge
         case DR_ENCODE_FAILED: code = .encodeFailed
+        case DR_CANCELLED: code = .timeout
         default: code = .corrupt
         }
         let text = message.isEmpty ? (status == DR_OUT_OF_MEMORY ? "out of memory" : "unreadable image data") : message
@@ -49,7 +50,7 @@ enum CBridge {
         return (value, imageInfo(info, orientation: ExifOrientation.parse(tiff)))
     }
 
-    private static func imageInfo(_ info: dr_info, orientation: Int) -> ImageInfo {
+    static func imageInfo(_ info: dr_info, orientation: Int) -> ImageInfo {
         let space: String
         switch dr_color_space(UInt32(info.color_space)) {
         case DR_SPACE_GRAY: space = "gray"
@@ -64,6 +65,16 @@ enum CBridge {
             width: Int(info.width), height: Int(info.height),
             bitDepth: Int(info.bit_depth), channels: Int(info.channels),
             colorSpace: space, hasAlpha: info.has_alpha != 0, orientation: orientation,
-            interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0)
+            interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0,
+            warning: warningText(info))
+    }
+
+    /// The decoder's forgiven problem, if any.
+    private static func warningText(_ info: dr_info) -> String? {
+        var copy = info.warning
+        let text = withUnsafeBytes(of: &copy) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? nil : text
     }
 }

@@ -9,6 +9,8 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge = "too_large"
         case io
         case encodeFailed = "encode_failed"
+        /// Decoding ran past the job's time limit (`limits.max_seconds`).
+        case timeout
     }
 
     public var code: Code

@@ -18,12 +18,15 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var interlaced: Bool
     /// Whether an ICC profile is embedded (it is not applied).
     public var hasICCProfile: Bool
+    /// A problem the decoder forgave (stray bytes between JPEG segments, say); nil when none.
+    public var warning: String?
 
     public init(
         format: ImageFormat, width: Int, height: Int, bitDepth: Int, channels: Int,
         colorSpace: String, hasAlpha: Bool, orientation: Int = 1, interlaced: Bool = false,
-        hasICCProfile: Bool = false
+        hasICCProfile: Bool = false, warning: String? = nil
     ) {
+        self.warning = warning
         self.format = format
         self.width = width
         self.height = height

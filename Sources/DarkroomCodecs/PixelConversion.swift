@@ -1,93 +1,80 @@
 import DarkroomCore
 
-/// Converts between the codecs' interleaved integer RGBA and the core's premultiplied float `Image`.
+/// Converts rows between the codecs' interleaved integer samples and the core's premultiplied
+/// float pixels. Scalar code on purpose: the generic SIMD integer↔float conversions are not
+/// specialised well and cost about ten times more on these hot paths.
 enum PixelConversion {
-    /// Straight RGBA samples (8- or 16-bit, host order) to a premultiplied float image.
-    static func image<Sample: FixedWidthInteger & UnsignedInteger>(
-        from samples: UnsafePointer<Sample>, width: Int, height: Int
-    ) -> Image {
-        let maxValue = Float(Sample.max)
-        let scale = 1 / maxValue
-        let source = UncheckedSendable(samples)
-        return Image(width: width, height: height) { buffer in
-            let target = UncheckedSendable(buffer.baseAddress)
-            RowBands.forEach(width: width, height: height) { rows in
-                guard let out = target.value else { return }
-                let input = source.value
-                for i in rows.lowerBound * width..<rows.upperBound * width {
-                    // Scalar arithmetic: generic SIMD integer→float conversion is far slower here.
-                    let at = input + 4 * i
-                    // Division keeps full alpha exactly 1, so opaque images test as opaque.
-                    let a = Float(at[3]) / maxValue
-                    let premultiply = a * scale
-                    (out + i).initialize(to: Pixel(Float(at[0]) * premultiply, Float(at[1]) * premultiply,
-                                                   Float(at[2]) * premultiply, a))
-                }
-            }
-        }
-    }
+    /// 0…255 → 0…1, exactly as division would give (so opaque stays exactly 1).
+    private static let unitOf8Bit: [Float] = (0...255).map { Float($0) / 255 }
 
-    /// How `rgba8(from:)` treats transparency.
-    enum AlphaHandling {
-        /// Unpremultiply and keep alpha (PNG).
-        case keep
-        /// Composite over white and write alpha 255 (JPEG has no alpha channel).
-        case flattenOnWhite
-    }
-
-    /// Quantises an image to straight 8-bit RGBA once: clamp to 0…1, round to nearest.
-    static func rgba8(from image: Image, alpha: AlphaHandling) -> [UInt8] {
-        let width = image.width, height = image.height
-        let count = width * height
-        return image.pixels.withUnsafeBufferPointer { pixels in
-            [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
-                let source = UncheckedSendable(pixels.baseAddress)
-                let target = UncheckedSendable(UnsafeMutableRawPointer(buffer.baseAddress))
-                RowBands.forEach(width: width, height: height) { rows in
-                    guard let input = source.value, let out = target.value else { return }
-                    for i in rows.lowerBound * width..<rows.upperBound * width {
-                        out.storeBytes(of: quantise(input[i], alpha: alpha), toByteOffset: 4 * i, as: SIMD4<UInt8>.self)
+    /// Straight samples (`channels` 3 or 4, 8- or 16-bit) to premultiplied float pixels.
+    static func pixels(from samples: UnsafeRawPointer, channels: Int, bytesPerSample: Int,
+                       count: Int, into out: UnsafeMutablePointer<Pixel>) {
+        if bytesPerSample == 1 {
+            let s = samples.assumingMemoryBound(to: UInt8.self)
+            unitOf8Bit.withUnsafeBufferPointer { t in
+                if channels == 3 {
+                    for i in 0..<count { out[i] = Pixel(t[Int(s[3 * i])], t[Int(s[3 * i + 1])], t[Int(s[3 * i + 2])], 1) }
+                } else {
+                    for i in 0..<count {
+                        let a = t[Int(s[4 * i + 3])]
+                        out[i] = Pixel(t[Int(s[4 * i])] * a, t[Int(s[4 * i + 1])] * a, t[Int(s[4 * i + 2])] * a, a)
                     }
                 }
-                initialized = count * 4
+            }
+        } else {
+            let s = samples.assumingMemoryBound(to: UInt16.self)
+            let scale: Float = 1 / 65535
+            for i in 0..<count {
+                let at = s + channels * i
+                // Division keeps full alpha exactly 1, so opaque images test as opaque.
+                let a = channels == 4 ? Float(at[3]) / 65535 : 1
+                let k = a * scale
+                out[i] = Pixel(Float(at[0]) * k, Float(at[1]) * k, Float(at[2]) * k, a)
             }
         }
     }
 
-    /// Whether every alpha byte of straight RGBA is 255, so PNG can drop the channel losslessly.
-    static func isOpaque(_ rgba: [UInt8]) -> Bool {
-        rgba.withUnsafeBufferPointer { bytes in
-            var i = 3
-            while i < bytes.count {
-                if bytes[i] != 255 { return false }
-                i += 4
-            }
-            return true
-        }
+    /// How a strip is quantised to bytes.
+    enum Layout: Sendable {
+        /// Straight RGBA (PNG with alpha).
+        case rgba
+        /// RGB, alpha dropped (PNG of an opaque image).
+        case rgb
+        /// RGB composited over white (JPEG has no alpha).
+        case rgbOverWhite
+
+        var channels: Int { self == .rgba ? 4 : 3 }
     }
 
-    /// Scalar code on purpose: the generic SIMD conversions (clamp, rounding, Float→Int vectors)
-    /// are not specialised well and cost about ten times more on this hot path.
-    @inline(__always)
-    private static func quantise(_ p: Pixel, alpha: AlphaHandling) -> SIMD4<UInt8> {
-        let a = unit(p[3])
-        switch alpha {
-        case .keep:
-            guard a > 0 else { return .zero }
-            let inverse = 1 / p[3]
-            return SIMD4(byte(p[0] * inverse), byte(p[1] * inverse), byte(p[2] * inverse), byte(a))
-        case .flattenOnWhite:
-            // Premultiplied "over" a white background: c + (1 − a)·1.
-            let white = 1 - a
-            return SIMD4(byte(p[0] + white), byte(p[1] + white), byte(p[2] + white), 255)
+    /// Quantises `count` pixels once: unpremultiply (or flatten), clamp to 0…1, round to nearest.
+    static func bytes(from pixels: UnsafePointer<Pixel>, count: Int, layout: Layout, into out: UnsafeMutablePointer<UInt8>) {
+        switch layout {
+        case .rgba:
+            for i in 0..<count {
+                let p = pixels[i], a = unit(p[3])
+                guard a > 0 else { (out + 4 * i).update(repeating: 0, count: 4); continue }
+                let inverse = 1 / p[3]
+                out[4 * i] = byte(p[0] * inverse); out[4 * i + 1] = byte(p[1] * inverse)
+                out[4 * i + 2] = byte(p[2] * inverse); out[4 * i + 3] = byte(a)
+            }
+        case .rgb:
+            for i in 0..<count {
+                let p = pixels[i]
+                out[3 * i] = byte(p[0]); out[3 * i + 1] = byte(p[1]); out[3 * i + 2] = byte(p[2])
+            }
+        case .rgbOverWhite:
+            for i in 0..<count {
+                // Premultiplied "over" a white background: c + (1 − a)·1.
+                let p = pixels[i], white = 1 - unit(p[3])
+                out[3 * i] = byte(p[0] + white); out[3 * i + 1] = byte(p[1] + white); out[3 * i + 2] = byte(p[2] + white)
+            }
         }
     }
 
     /// Clamps to 0…1; NaN fails both comparisons and becomes 0.
-    @inline(__always)
-    private static func unit(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+    @inline(__always) private static func unit(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
 
     /// Clamps, then rounds to nearest (ties away from zero).
-    @inline(__always)
-    private static func byte(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(unit(v) * 255 + 0.5)) }
+    @inline(__always) private static func byte(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(unit(v) * 255 + 0.5)) }
 }

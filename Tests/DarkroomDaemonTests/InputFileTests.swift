@@ -81,16 +81,25 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertEqual(budget.reserved, 40)
     }
 
-    func testTheEstimateCountsTheTwoLargestConsecutiveStagesAndTheSource() throws {
-        let header = ImageInfo(format: .png, width: 1000, height: 1000, bitDepth: 8, channels: 4, colorSpace: "srgb",
-                               hasAlpha: true, orientation: 1, interlaced: false, hasICCProfile: false)
-        let output = OutputConfig(pathTemplate: "/out/{stem}.png", format: .png,
-                                  chain: try ChainSyntax.parse("resize width=2000 | sepia | resize width=10"))
-        let plan = try JobPlan.make(header: header, outputs: [output],
+    func testTheEstimateIsTheLargestOutputsPipelineBoundAndFollowsWidthNotHeight() throws {
+        func plan(width: Int, height: Int, chains: [String]) throws -> JobPlan {
+            let header = ImageInfo(format: .png, width: width, height: height, bitDepth: 8, channels: 4, colorSpace: "srgb",
+                                   hasAlpha: true, orientation: 1, interlaced: false, hasICCProfile: false)
+            let outputs = try chains.map {
+                OutputConfig(pathTemplate: "/out/{stem}.png", format: .png, chain: try ChainSyntax.parse($0))
+            }
+            return try JobPlan.make(header: header, outputs: outputs,
                                     naming: .init(relativePath: "a.png", watchName: "w", mirrorFolders: false),
-                                    seed: 1, limits: Limits())
-        // Stages: 1000² → 2000² → 2000² (sepia) → 10²; the largest pair is 2000² + 2000².
-        XCTAssertEqual(JobMemoryEstimate.bytes(for: plan), (4_000_000 + 4_000_000 + 1_000_000) * 16)
+                                    seed: 1, limits: Limits(), executor: StripExecutor())
+        }
+        let executor = StripExecutor()
+        let two = try plan(width: 2000, height: 2000, chains: ["sepia", "gaussian_blur radius=20 | resize width=4000"])
+        XCTAssertEqual(JobMemoryEstimate.bytes(for: two, executor: executor),
+                       two.outputs.map { $0.pipeline.estimatedPeakBytes(executor: executor) }.max())
+        let short = JobMemoryEstimate.bytes(for: try plan(width: 2000, height: 500, chains: ["sepia"]), executor: executor)
+        let tall = JobMemoryEstimate.bytes(for: try plan(width: 2000, height: 20_000, chains: ["sepia"]), executor: executor)
+        XCTAssertLessThan(tall, 2 * short, "streamed: the height does not multiply the memory")
+        XCTAssertLessThan(tall, 2000 * 20_000 * 16 / 10, "far below a whole float image")
     }
 
     func testTheDefaultBudgetFollowsTheSmallestMemoryMaxOnTheWayUpTheCgroupTree() throws {

@@ -13,7 +13,8 @@ final class JobReportTests: XCTestCase {
                          colorSpace: "srgb", orientation: 6),
             outputs: [.init(path: "/out/a.png", format: "png", width: 20, height: 15, bytes: 99,
                             chain: [.init(filter: "sepia", parameters: ["intensity": .number(0.5)], random: ["intensity"])],
-                            seed: 42, stages: [.init(filters: ["sepia"], seconds: 0.01)])],
+                            seed: 42, nodes: [.init(filters: ["decode", "sepia"], seconds: 0.01, width: 20, height: 15)],
+                            peakPixelBytes: 4096, shrinkOnLoad: 1)],
             timings: .init(queued: queued, started: queued.addingTimeInterval(0.5), finished: queued.addingTimeInterval(1.25),
                            decode: 0.1, encode: 0.2, total: 0.75),
             status: .ok, configSHA256: "cafe")
@@ -23,7 +24,7 @@ final class JobReportTests: XCTestCase {
         let json = try jsonObject(sampleReport())
         XCTAssertEqual(Set(json.keys), ["schema_version", "watch", "input", "outputs", "timings", "status", "error",
                                         "darkroom_version", "config_sha256"])
-        XCTAssertEqual(json["schema_version"] as? Int, 1)
+        XCTAssertEqual(json["schema_version"] as? Int, 2)
         XCTAssertEqual(json["status"] as? String, "ok")
         XCTAssertEqual(json["config_sha256"] as? String, "cafe")
         XCTAssertEqual(json["darkroom_version"] as? String, DarkroomVersion.string)
@@ -31,20 +32,22 @@ final class JobReportTests: XCTestCase {
 
         let input = try XCTUnwrap(json["input"] as? [String: Any])
         XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "orientation",
-                                         "shrink_on_load"])
+                                         "shrink_on_load", "warning"])
         XCTAssertEqual(input["color_space"] as? String, "srgb")
         XCTAssertEqual(input["orientation"] as? Int, 6)
 
         let output = try XCTUnwrap((json["outputs"] as? [[String: Any]])?.first)
-        XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "stages", "conflict"])
+        XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "nodes",
+                                          "peak_pixel_bytes", "shrink_on_load", "conflict"])
         XCTAssertTrue(output["conflict"] is NSNull, "no conflict is null, not a missing key")
         XCTAssertEqual(output["seed"] as? Int, 42)
         let step = try XCTUnwrap((output["chain"] as? [[String: Any]])?.first)
         XCTAssertEqual(step["filter"] as? String, "sepia")
         XCTAssertEqual((step["parameters"] as? [String: Any])?["intensity"] as? Double, 0.5)
         XCTAssertEqual(step["random"] as? [String], ["intensity"])
-        let stage = try XCTUnwrap((output["stages"] as? [[String: Any]])?.first)
-        XCTAssertEqual(Set(stage.keys), ["filters", "seconds"])
+        let node = try XCTUnwrap((output["nodes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(Set(node.keys), ["filters", "seconds", "width", "height"])
+        XCTAssertEqual(output["peak_pixel_bytes"] as? Int, 4096)
 
         let timings = try XCTUnwrap(json["timings"] as? [String: Any])
         XCTAssertEqual(Set(timings.keys), ["queued", "started", "finished", "decode", "encode", "total"])

@@ -7,7 +7,7 @@ import XCTest
 @testable import DarkroomDaemon
 
 final class JobRunnerTests: XCTestCase {
-    let runner = JobRunner(limits: Limits(), executor: TileExecutor(concurrency: 2))
+    let runner = JobRunner(limits: Limits(), executor: StripExecutor(concurrency: 2))
 
     func testWritesEveryOutputAndReportsInputOutputsAndChain() throws {
         let folder = TemporaryFolder()
@@ -42,7 +42,8 @@ final class JobRunnerTests: XCTestCase {
         XCTAssertEqual(report.outputs[0].chain.map(\.filter), ["sepia"])
         XCTAssertEqual(report.outputs[0].chain[0].parameters["intensity"], .number(0.5))
         XCTAssertEqual(report.outputs[1].chain[0].parameters["angle"], .string("90deg"))
-        XCTAssertEqual(report.outputs[1].stages.map(\.filters), [["hue", "invert"]], "fused colour filters are one stage")
+        XCTAssertEqual(report.outputs[1].nodes.map(\.filters), [["decode", "hue", "invert"]],
+                       "fused colour filters run inside the decoder's node, not as a pass of their own")
         XCTAssertEqual(folder.listing("out"), ["card-png.png", "photos/card.jpg"], "no temporary files left")
         XCTAssertEqual(FileStatus.of(input)?.size, bytes.count, "the runner leaves the input where it is")
     }

@@ -9,8 +9,8 @@ final class JobLogLineTests: XCTestCase {
         let report = JobReport(
             watch: "w", input: .init(path: "/in/photo.jpg"),
             outputs: [
-                .init(path: "/out/thumbs/photo.jpg", format: "jpeg", width: 720, height: 480, bytes: 84_200, chain: [], seed: 1, stages: []),
-                .init(path: "/out/postcards/photo.png", format: "png", width: 1200, height: 800, bytes: 1_340_000, chain: [], seed: 1, stages: []),
+                .init(path: "/out/thumbs/photo.jpg", format: "jpeg", width: 720, height: 480, bytes: 84_200, chain: [], seed: 1, nodes: [], peakPixelBytes: 0, shrinkOnLoad: 1),
+                .init(path: "/out/postcards/photo.png", format: "png", width: 1200, height: 800, bytes: 1_340_000, chain: [], seed: 1, nodes: [], peakPixelBytes: 0, shrinkOnLoad: 1),
             ],
             timings: .init(queued: now, started: now, finished: now, decode: 0, encode: 0, total: 0.4213),
             status: .ok)

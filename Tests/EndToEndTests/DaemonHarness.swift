@@ -199,6 +199,9 @@ extension XCTestCase {
     }
 
     func stop(_ daemon: DaemonProcess) {
+        // Read what waits on the notify socket first: a full socket queue (10 datagrams by
+        // default) would make the daemon drop STOPPING=1, as systemd never lets it fill.
+        _ = daemon.notifications(matching: "STOPPING=1")
         daemon.send(SIGTERM)
         XCTAssertEqual(daemon.waitForExit(), 0, "SIGTERM should end the daemon with 0; log:\n\(tail(daemon))")
         XCTAssertTrue(daemon.waitForNotification("STOPPING=1", seconds: 1), "systemd hears STOPPING=1")

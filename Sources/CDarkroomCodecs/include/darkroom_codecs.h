@@ -2,11 +2,16 @@
 #define DARKROOM_CODECS_H
 
 /*
- * C shims over libpng and libjpeg(-turbo).
+ * C shims over libpng and libjpeg(-turbo), streaming: a reader hands out rows in order, a
+ * writer takes rows in order, so no whole image is ever held by the shims (except an
+ * interlaced PNG, which is decoded whole in its compact form, and libjpeg's own coefficient
+ * buffer for a progressive JPEG).
  *
- * Both libraries report fatal errors by longjmp. Every function here owns its setjmp, so a
- * longjmp never crosses into Swift: each returns a dr_status and writes a human-readable
- * message into the caller's buffer. All input and output is in memory; Swift does the file I/O.
+ * Both libraries report fatal errors by longjmp. Every function here that calls into them
+ * arms its own setjmp first, so a longjmp never crosses into Swift: each returns a dr_status
+ * and writes a human-readable message into the caller's buffer. Once a reader or writer has
+ * failed it stays failed; the caller closes it. Input and output are in memory; Swift does the
+ * file I/O.
  */
 
 #include <stddef.h>
@@ -21,7 +26,8 @@ typedef enum {
     DR_UNSUPPORTED = 4,
     DR_TOO_LARGE = 5,
     DR_OUT_OF_MEMORY = 6,
-    DR_ENCODE_FAILED = 7
+    DR_ENCODE_FAILED = 7,
+    DR_CANCELLED = 8
 } dr_status;
 
 typedef enum { DR_FORMAT_PNG = 1, DR_FORMAT_JPEG = 2 } dr_format;
@@ -38,6 +44,7 @@ typedef enum {
  * What a file's header declares. The caller may point `exif` at a buffer of `exif_capacity`
  * bytes; the TIFF stream of the EXIF block (JPEG APP1 after "Exif\0\0", or PNG eXIf) is copied
  * there, truncated to the capacity, and `exif_length` says how many bytes were written.
+ * `warning` holds the first problem the decoder forgave (empty when none).
  */
 typedef struct {
     int format;        /* dr_format */
@@ -52,18 +59,8 @@ typedef struct {
     unsigned char *exif;
     size_t exif_capacity;
     size_t exif_length;
+    char warning[160];
 } dr_info;
-
-/*
- * Decoded pixels: always straight (not premultiplied) RGBA, rows top to bottom, no padding.
- * `bytes_per_sample` is 1 or 2 (16-bit PNG, host byte order). Release with dr_pixels_free.
- */
-typedef struct {
-    void *data;
-    int width;
-    int height;
-    int bytes_per_sample;
-} dr_pixels;
 
 /* A growable output byte buffer. Release with dr_buffer_free. */
 typedef struct {
@@ -72,35 +69,78 @@ typedef struct {
     size_t capacity;
 } dr_buffer;
 
+/* How a reader decodes. Zero-initialised means: whole image, no limits but max_pixels. */
+typedef struct {
+    /* JPEG: decode at 1/shrink (1, 2, 4 or 8) by DCT scaling. PNG ignores it. */
+    int shrink;
+    /* Rows and columns to deliver, in the decoded (shrunk) image; width 0 means all. JPEG skips
+     * the rows above and the columns outside without decoding them (jpeg_skip_scanlines,
+     * jpeg_crop_scanline); PNG decodes and drops them. Clamped to the image. */
+    int crop_x, crop_y, crop_width, crop_height;
+    /* Largest width × height the header may declare; checked before any pixel memory. */
+    uint64_t max_pixels;
+    /* Progressive JPEG: refuse more scans than this (0: DR_DEFAULT_MAX_SCANS). */
+    int max_scans;
+    /* CLOCK_MONOTONIC nanoseconds after which decoding stops with DR_CANCELLED (0: never). */
+    uint64_t deadline_ns;
+} dr_read_options;
+
+/* libvips refuses JPEGs with more scans than a few hundred; real encoders write at most ~20. */
+#define DR_DEFAULT_MAX_SCANS 500
+
+typedef struct dr_reader dr_reader;
+typedef struct dr_writer dr_writer;
+
 /* Reads the header of a PNG or JPEG held in memory; no pixel memory is allocated. */
 dr_status dr_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                        char *message, size_t message_capacity);
 
 /*
- * Decodes a PNG or JPEG. The header is read first and `width × height` (as stored in the file)
- * is checked against `max_pixels` before any pixel memory is allocated. `jpeg_shrink` (1, 2, 4
- * or 8) makes libjpeg scale by 1/jpeg_shrink while decoding; PNG ignores it.
+ * Opens a reader over `bytes` (which must outlive it) and fills `info`. Rows come out as
+ * straight (not premultiplied) samples, interleaved: RGB (3 channels) for every JPEG (grey
+ * expanded, CMYK converted naively) and for PNG without alpha, RGBA (4) for PNG with alpha or
+ * tRNS; 1 byte per sample, or 2 (host order) for 16-bit PNG. dr_reader_layout tells which.
  */
-dr_status dr_decode(const unsigned char *bytes, size_t length, int jpeg_shrink,
-                    uint64_t max_pixels, dr_info *info, dr_pixels *pixels,
-                    char *message, size_t message_capacity);
+dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                         dr_info *info, dr_reader **reader, char *message, size_t message_capacity);
+
+/* The delivered size and row layout. */
+void dr_reader_layout(const dr_reader *reader, int *width, int *height, int *channels,
+                      int *bytes_per_sample);
+
+/* Decodes the next `count` rows into `rows`, `stride` bytes apart. */
+dr_status dr_reader_read_rows(dr_reader *reader, unsigned char *rows, size_t stride, int count,
+                              char *message, size_t message_capacity);
+
+/* The first problem the decoder forgave while reading rows (empty when none). */
+const char *dr_reader_warning(const dr_reader *reader);
+
+void dr_reader_close(dr_reader *reader);
 
 /*
- * Encodes straight 8-bit RGBA as PNG: colour type RGB when `keep_alpha` is 0 (the alpha byte is
- * dropped), RGBA otherwise.
+ * A JPEG writer: 8-bit RGB rows (3 bytes a pixel), baseline or progressive, 4:2:0 chroma.
+ * `quality` is 1...100.
  */
-dr_status dr_encode_png(const unsigned char *rgba, int width, int height, int keep_alpha,
-                        dr_buffer *out, char *message, size_t message_capacity);
+dr_status dr_jpeg_writer_open(int width, int height, int quality, int progressive,
+                              dr_writer **writer, char *message, size_t message_capacity);
 
-/*
- * Encodes 8-bit RGBA as baseline (or progressive) JPEG with 4:2:0 chroma subsampling. The alpha
- * byte is ignored: the caller flattens first. `quality` is 1...100.
- */
-dr_status dr_encode_jpeg(const unsigned char *rgba, int width, int height, int quality,
-                         int progressive, dr_buffer *out, char *message,
-                         size_t message_capacity);
+/* A PNG writer: 8-bit RGB (channels 3) or RGBA (channels 4) rows, zlib level 6. */
+dr_status dr_png_writer_open(int width, int height, int channels, dr_writer **writer,
+                             char *message, size_t message_capacity);
 
-void dr_pixels_free(dr_pixels *pixels);
+/* Encodes the next `count` rows, `stride` bytes apart. */
+dr_status dr_writer_write_rows(dr_writer *writer, const unsigned char *rows, size_t stride,
+                               int count, char *message, size_t message_capacity);
+
+/* Ends the file after the last row and moves the encoded bytes into `out`. */
+dr_status dr_writer_finish(dr_writer *writer, dr_buffer *out, char *message,
+                           size_t message_capacity);
+
+void dr_writer_close(dr_writer *writer);
+
 void dr_buffer_free(dr_buffer *buffer);
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of dr_read_options.deadline_ns. */
+uint64_t dr_monotonic_ns(void);
 
 #endif

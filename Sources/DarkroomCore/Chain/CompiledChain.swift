@@ -1,13 +1,12 @@
-import Dispatch
-
-/// A chain ready to run: a list of passes over the image.
+/// A chain ready to run: identity filters dropped, point filters fused. ``Pipeline`` turns it,
+/// for a known input size, into the graph of kernels that renders it.
 public struct CompiledChain: Sendable {
     public enum Stage: Sendable {
-        /// Fused point filters: one pass over the pixels.
+        /// Fused point filters: inlined into the node before them, never a pass of their own.
         case color(names: [String], operations: [ColorOperation])
         case region(name: String, filter: any RegionFilter)
 
-        /// Filter names covered by the stage, for timings.
+        /// Filter names covered by the stage.
         public var names: [String] {
             switch self {
             case .color(let names, _): names
@@ -17,6 +16,8 @@ public struct CompiledChain: Sendable {
     }
 
     public let stages: [Stage]
+
+    public init(stages: [Stage]) { self.stages = stages }
 
     /// The size each stage produces for an input of `size`, in order. Lets a caller refuse a
     /// chain that would allocate an absurd image before any pixel is computed.
@@ -46,29 +47,4 @@ public struct CompiledChain: Sendable {
         return CompiledChain(stages: [.region(name: name, filter: first.forShrunkSource(original: original, shrunk: shrunk))]
                                  + stages.dropFirst())
     }
-
-    /// Runs every stage; returns the image and each stage's wall time in seconds.
-    /// The input is consumed, so a caller that passes its last reference lets each stage free
-    /// the previous image as soon as the next exists.
-    public func run(_ image: consuming Image, executor: TileExecutor = TileExecutor()) -> (image: Image, timings: [StageTiming]) {
-        var current = image
-        var timings = [StageTiming]()
-        for stage in stages {
-            let start = DispatchTime.now().uptimeNanoseconds
-            switch stage {
-            case .color(_, let ops): current = ColorPass(operations: ops).apply(to: current, executor: executor)
-            case .region(_, let filter): current = filter.apply(to: current, executor: executor)
-            }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            timings.append(StageTiming(filters: stage.names, seconds: seconds, size: current.size))
-        }
-        return (current, timings)
-    }
-}
-
-/// How long one stage took, and the size it produced.
-public struct StageTiming: Sendable, Hashable {
-    public var filters: [String]
-    public var seconds: Double
-    public var size: Size
 }

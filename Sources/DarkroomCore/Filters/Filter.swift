@@ -1,7 +1,7 @@
 /// A configured filter: a value holding its resolved parameters.
 ///
-/// Filters say *what* to compute. Scheduling (tiles, threads, fusion) belongs to
-/// ``TileExecutor`` and ``ChainCompiler``. A concrete filter conforms to ``PointFilter`` or
+/// Filters say *what* to compute. Scheduling (strips, threads, caching, fusion) belongs to
+/// ``Pipeline`` and ``StripExecutor``. A concrete filter conforms to ``PointFilter`` or
 /// ``RegionFilter``.
 public protocol Filter: Sendable {
     static var descriptor: FilterDescriptor { get }
@@ -29,12 +29,16 @@ public protocol RegionFilter: Filter {
     /// The size of the output for an input of `input`.
     func outputSize(for input: Size) -> Size
 
-    /// The input pixels needed to produce `output`: a halo for area filters, the inverse-mapped
-    /// bounding box for geometric ones. It may reach past the input's bounds (edge handling
-    /// is the filter's own).
-    func inputRegion(for output: Rect, inputSize: Size) -> Rect
+    /// How the filter computes for an input of `input`: the kernels the pipeline runs. The
+    /// plan's output size must equal `outputSize(for: input)`.
+    func plan(for input: Size) -> KernelPlan
+}
 
-    /// Produces the whole output. Implementations render through `executor` tile by tile and
-    /// never start threads themselves.
-    func apply(to input: Image, executor: TileExecutor) -> Image
+extension RegionFilter {
+    /// The input pixels needed to produce `output`: a halo for area filters, the inverse-mapped
+    /// bounding box for geometric ones. It may reach past the input's bounds (the kernels say
+    /// how those reads are answered).
+    public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
+        plan(for: inputSize).inputRegion(for: output)
+    }
 }

@@ -44,7 +44,7 @@ public final class Daemon: Sendable {
         let sources = installSignalHandlers(on: signalQueue)
         defer { sources.forEach { $0.cancel() } }
 
-        let processor = JobProcessor(logger: logger, stats: stats, executor: TileExecutor(),
+        let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor(),
                                      budget: Locked(makeBudget(initialConfig, previous: nil)))
         // Files flow one way: watcher → intake (settle) → queue → job → report → disposition.
         // The one way back is a file the job could not finish now, which the intake retries.

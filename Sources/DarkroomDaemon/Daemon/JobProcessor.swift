@@ -9,7 +9,7 @@ import Logging
 struct JobProcessor: Sendable {
     let logger: Logger
     let stats: Locked<DaemonStats>
-    let executor: TileExecutor
+    let executor: StripExecutor
     /// Replaced when a reload changes `limits.max_memory`; a running job keeps the one it reserved from.
     let budget: Locked<MemoryBudget>
     /// Paths whose report could not be written, with the attempts so far: the failure is logged

@@ -3,22 +3,12 @@ import DarkroomCore
 /// How much memory a job's pixels need at their peak, known before it starts; the daemon's
 /// ``MemoryBudget`` lets jobs start only while their estimates fit together.
 ///
-/// Today's engine keeps every stage as a whole float image (16 bytes a pixel) and frees a
-/// stage's input once the stage is done, so an output peaks while two consecutive stages
-/// exist; the decoded source (also float) is counted on top, conservatively. Outputs are
-/// rendered one after the other, so the job's peak is that of its largest output. The
-/// streaming engine will replace this body with its own (width- and chain-dependent) figure.
+/// The streaming engine bounds each output's pixel memory from its pipeline graph
+/// (``Pipeline/estimatedPeakBytes(executor:)``: bands in flight, line caches, compact copies
+/// for random-access nodes), which depends on the image's width and the chain, not its height.
+/// Outputs are rendered one after the other, so the job's peak is that of its largest output.
 enum JobMemoryEstimate {
-    static let bytesPerPixel = 16
-
-    static func bytes(for plan: JobPlan) -> Int {
-        let source = plan.sourceSize.area
-        let peaks = plan.outputs.map { output in
-            let sizes = [source] + output.stageSizes.map(\.area)
-            let pairs = zip(sizes, sizes.dropFirst()).map { $0 + $1 }
-            return (pairs.max() ?? 0) + source
-        }
-        let (product, overflow) = (peaks.max() ?? source).multipliedReportingOverflow(by: bytesPerPixel)
-        return overflow ? .max : product
+    static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
+        plan.outputs.map { $0.pipeline.estimatedPeakBytes(executor: executor) }.max() ?? 0
     }
 }

@@ -3,28 +3,20 @@ import DarkroomConfig
 import DarkroomCore
 
 /// What a job will do, decided from the input's header before any pixel is decoded: each
-/// output's path, resolved filters and compiled chain, how far the JPEG decoder may shrink,
-/// and the size of every stage (checked against `limits.max_pixels`).
+/// output's path, resolved filters, compiled chain and pipeline (whose node sizes are checked
+/// against `limits.max_pixels` here, so a job is refused before it waits for memory).
 struct JobPlan: Sendable {
     /// One output of the job.
     struct Output: Sendable {
         var config: OutputConfig
         var path: String
         var filters: [ResolvedFilter]
-        /// Compiled for the full-size source; rendering re-plans it for the decoded size.
         var chain: CompiledChain
-        /// The size of each stage's image for the expected decoded source, in order.
-        var stageSizes: [Size]
+        /// The graph the streaming engine will run, sizes fixed (with its shrink-on-load).
+        var pipeline: Pipeline
     }
 
     var header: ImageInfo
-    /// The file's own size.
-    var fullSize: Size
-    /// 1, 2, 4 or 8: JPEG shrink-on-load, as libvips does for thumbnails — when every output
-    /// starts by shrinking a lot, decode at 1/2, 1/4 or 1/8 (faster, 4–64× less memory).
-    var shrink: Int
-    /// The size the decoder is expected to deliver (libjpeg rounds scaled sizes up).
-    var sourceSize: Size
     var seed: UInt64
     var outputs: [Output]
 
@@ -37,7 +29,7 @@ struct JobPlan: Sendable {
 
     /// The plan, or the report error that stops the job before decoding.
     static func make(header: ImageInfo, outputs: [OutputConfig], naming: Naming, seed: UInt64,
-                     limits: Limits) throws(ReportError) -> JobPlan {
+                     limits: Limits, executor: StripExecutor) throws(ReportError) -> JobPlan {
         let fullSize = Size(width: header.width, height: header.height)
         guard fullSize.area <= limits.maxPixels else {
             throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
@@ -47,29 +39,26 @@ struct JobPlan: Sendable {
         for output in outputs {
             let path = NameFit.fitFileName(of: output.path(forInput: naming.relativePath, watch: naming.watchName,
                                                            mirrorFolders: naming.mirrorFolders))
+            let filters: [ResolvedFilter]
             do throws(ParameterError) {
-                let filters = try output.chain.resolve(seed: seed)
-                planned.append(Output(config: output, path: path, filters: filters,
-                                      chain: ChainCompiler.compile(filters), stageSizes: []))
+                filters = try output.chain.resolve(seed: seed)
             } catch {
                 throw ReportError(code: "chain_failed", message: "\(RawName.display(path)): \(error.message)")
             }
-        }
-        var shrink = 1
-        if header.format == .jpeg, !planned.isEmpty {
-            shrink = planned.map { $0.chain.sourceShrinkFactor(for: fullSize) }.min() ?? 1
-        }
-        let sourceSize = Size(width: (fullSize.width + shrink - 1) / shrink, height: (fullSize.height + shrink - 1) / shrink)
-        for index in planned.indices {
-            let chain = planned[index].chain.forShrunkSource(original: fullSize, shrunk: sourceSize)
-            let sizes = chain.stageSizes(for: sourceSize)
-            if let (stage, size) = zip(chain.stages, sizes).first(where: { $0.1.area > limits.maxPixels }) {
+            let chain = ChainCompiler.compile(filters)
+            let (pipeline, shrink) = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight)
+            // Named by the filters as the config writes them (the pipeline's nodes would say
+            // "resize (down)"); the renderer checks its nodes again.
+            let decoded = Size(width: (fullSize.width + shrink - 1) / shrink, height: (fullSize.height + shrink - 1) / shrink)
+            let shrunkChain = chain.forShrunkSource(original: fullSize, shrunk: decoded)
+            let stages = zip(shrunkChain.stages.map(\.names), shrunkChain.stageSizes(for: decoded))
+            if let (names, size) = (Array(stages) + pipeline.nodeSizes).first(where: { $0.1.area > limits.maxPixels }) {
                 throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
-                    "\(RawName.display(planned[index].path)): \(stage.names.joined(separator: ", ")) would make a \(size) image, "
+                    "\(RawName.display(path)): \(names.joined(separator: ", ")) would make a \(size) image, "
                     + "more than limits.max_pixels (\(limits.maxPixels))")
             }
-            planned[index].stageSizes = sizes
+            planned.append(Output(config: output, path: path, filters: filters, chain: chain, pipeline: pipeline))
         }
-        return JobPlan(header: header, fullSize: fullSize, shrink: shrink, sourceSize: sourceSize, seed: seed, outputs: planned)
+        return JobPlan(header: header, seed: seed, outputs: planned)
     }
 }

@@ -12,9 +12,9 @@ import Foundation
 /// before it; only an abandoned job (its input is being rewritten) has none.
 public struct JobRunner: Sendable {
     public let limits: Limits
-    public let executor: TileExecutor
+    public let executor: StripExecutor
 
-    public init(limits: Limits, executor: TileExecutor = TileExecutor()) {
+    public init(limits: Limits, executor: StripExecutor = StripExecutor()) {
         self.limits = limits
         self.executor = executor
     }
@@ -78,16 +78,23 @@ public struct JobRunner: Sendable {
                 throw ReportError(code: error.code.rawValue, message: error.message)
             }
             draft.input.fill(from: header)
-            guard !spec.outputs.isEmpty else { return .finished(draft.finish(.skipped)) }
+            guard !spec.outputs.isEmpty else {
+                // Nothing to write: still read every pixel, so a broken file is reported as broken.
+                do throws(CodecError) {
+                    _ = try ImageCodec.decode(bytes, limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes))
+                } catch {
+                    throw ReportError(code: error.code.rawValue, message: error.message)
+                }
+                return .finished(draft.finish(.skipped))
+            }
             plan = try JobPlan.make(header: header, outputs: spec.outputs, naming: spec.naming,
-                                    seed: spec.seed ?? Self.freshSeed(), limits: limits)
+                                    seed: spec.seed ?? Self.freshSeed(), limits: limits, executor: executor)
         } catch {
             return .finished(draft.finish(.failed, error))
         }
-        draft.input.shrinkOnLoad = plan.shrink
 
         // Memory: wait for room (the time limit starts once the job may run).
-        let estimate = JobMemoryEstimate.bytes(for: plan)
+        let estimate = JobMemoryEstimate.bytes(for: plan, executor: executor)
         if let budget {
             switch budget.reserve(estimate, giveUpWhen: shouldAbandon) {
             case .granted: break
@@ -99,19 +106,19 @@ public struct JobRunner: Sendable {
             }
         }
         defer { budget?.release(estimate) }
-        let deadline = Deadline(secondsFromNow: limits.maxSeconds)
+        let deadline = Deadline.after(seconds: limits.maxSeconds)
 
         // Rendering and placing, output by output.
         for output in plan.outputs {
             if shouldAbandon() { return .abandoned }
-            if deadline.isPast { return .finished(draft.finish(.failed, .timeout(limits: limits, during: "the outputs"))) }
+            if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
             do throws(ReportError) {
-                let rendered = try OutputRendering.render(input: bytes, plan: output, shrink: plan.shrink, fullSize: plan.fullSize,
-                                                          output: output.config, limits: limits, deadline: deadline,
-                                                          executor: executor)
+                let rendered = try OutputRendering.render(input: bytes, header: plan.header, plan: output, limits: limits,
+                                                          deadline: deadline, executor: executor)
                 if shouldAbandon() { return .abandoned }
+                let writeClock = Stopwatch()
                 let placed = try OutputPlacement.write(rendered.encoded, to: output.path, owner: spec.owner)
-                draft.add(rendered, placed: placed, plan: output, seed: plan.seed)
+                draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds)
             } catch {
                 return .finished(draft.finish(.failed, error))
             }

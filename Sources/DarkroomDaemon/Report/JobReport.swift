@@ -7,7 +7,7 @@ import Foundation
 /// durations are seconds. See ``JobReport/schemaVersion`` for the version of this layout.
 public struct JobReport: Codable, Sendable, Equatable {
     /// Raised when a key changes meaning or disappears; new keys do not raise it.
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     public enum Status: String, Codable, Sendable {
         /// Every output was written.
@@ -81,6 +81,8 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// The factor the JPEG decoder reduced the image by because every chain starts by
         /// shrinking it (1: decoded at full size); nil when it was not decoded.
         public var shrinkOnLoad: Int?
+        /// A problem the decoder forgave (stray bytes between JPEG segments, say), or nil.
+        public var warning: String?
 
         public init(path: String, bytes: Int = 0, sha256: String? = nil, format: String? = nil,
                     width: Int? = nil, height: Int? = nil, colorSpace: String? = nil, orientation: Int? = nil) {
@@ -90,7 +92,7 @@ public struct JobReport: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case path, bytes, sha256, format, width, height, colorSpace = "color_space", orientation
-            case shrinkOnLoad = "shrink_on_load"
+            case shrinkOnLoad = "shrink_on_load", warning
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -104,6 +106,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(colorSpace, forKey: .colorSpace)
             try c.encode(orientation, forKey: .orientation)
             try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
+            try c.encode(warning, forKey: .warning)
         }
     }
 
@@ -118,15 +121,27 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var chain: [ChainStep]
         /// The seed `random` parameters were drawn with; rerun with it to get the same output.
         public var seed: UInt64
-        /// Wall time of each compiled stage (fused colour filters share one stage).
-        public var stages: [Stage]
+        /// The pipeline's nodes in order (the decoder first), each with the CPU time threads
+        /// spent in it: nodes run overlapped, so these add up to more than the wall time.
+        public var nodes: [Node]
+        /// The most pixel memory the render held at once (bands, compact copies), in bytes.
+        public var peakPixelBytes: Int
+        /// 1, 2, 4 or 8: how much the JPEG decoder reduced the input for this output.
+        public var shrinkOnLoad: Int
         /// Set when the configured path held another input's output (see `on_conflict`).
         public var conflict: Conflict?
 
         public init(path: String, format: String, width: Int, height: Int, bytes: Int,
-                    chain: [ChainStep], seed: UInt64, stages: [Stage], conflict: Conflict? = nil) {
+                    chain: [ChainStep], seed: UInt64, nodes: [Node], peakPixelBytes: Int, shrinkOnLoad: Int,
+                    conflict: Conflict? = nil) {
             (self.path, self.format, self.width, self.height, self.bytes) = (path, format, width, height, bytes)
-            (self.chain, self.seed, self.stages, self.conflict) = (chain, seed, stages, conflict)
+            (self.chain, self.seed, self.nodes) = (chain, seed, nodes)
+            (self.peakPixelBytes, self.shrinkOnLoad, self.conflict) = (peakPixelBytes, shrinkOnLoad, conflict)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case path, format, width, height, bytes, chain, seed, nodes
+            case peakPixelBytes = "peak_pixel_bytes", shrinkOnLoad = "shrink_on_load", conflict
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -138,7 +153,9 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(bytes, forKey: .bytes)
             try c.encode(chain, forKey: .chain)
             try c.encode(seed, forKey: .seed)
-            try c.encode(stages, forKey: .stages)
+            try c.encode(nodes, forKey: .nodes)
+            try c.encode(peakPixelBytes, forKey: .peakPixelBytes)
+            try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
             try c.encode(conflict, forKey: .conflict)  // null, not left out: keys are stable
         }
     }
@@ -179,11 +196,17 @@ public struct JobReport: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Stage: Codable, Sendable, Equatable {
+    /// One node of an output's pipeline: the filters it computes ("decode" for the source, with
+    /// a leading crop folded into it), its CPU time and its size.
+    public struct Node: Codable, Sendable, Equatable {
         public var filters: [String]
         public var seconds: Double
+        public var width: Int
+        public var height: Int
 
-        public init(filters: [String], seconds: Double) { (self.filters, self.seconds) = (filters, seconds) }
+        public init(filters: [String], seconds: Double, width: Int, height: Int) {
+            (self.filters, self.seconds, self.width, self.height) = (filters, seconds, width, height)
+        }
     }
 
     /// When the job was queued, started and finished; how long decoding, encoding (all

@@ -45,7 +45,7 @@ final class ConvolveTests: XCTestCase {
         let image = TestImage.texture(width: 40, height: 33)
         for chain in ["convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]", "convolve kernel=[" + (1...25).map(String.init).joined(separator: ",") + "]"] {
             let filter = try regionFilter(chain)
-            XCTAssertEqual(filter.apply(to: image, executor: TileExecutor(tileSize: 128, concurrency: 1)),
+            XCTAssertEqual(filter.apply(to: image, executor: StripExecutor(bandHeight: 128, concurrency: 1)),
                            filter.apply(to: image, executor: smallTiles), chain)
         }
     }

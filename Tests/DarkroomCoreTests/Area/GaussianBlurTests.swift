@@ -81,7 +81,7 @@ final class GaussianBlurTests: XCTestCase {
     func testTilesDoNotShow() throws {
         let image = TestImage.texture(width: 50, height: 41)
         let filter = try regionFilter("gaussian_blur radius=2.5")
-        let whole = filter.apply(to: image, executor: TileExecutor(tileSize: 128, concurrency: 1))
+        let whole = filter.apply(to: image, executor: StripExecutor(bandHeight: 128, concurrency: 1))
         let tiled = filter.apply(to: image, executor: smallTiles)
         XCTAssertEqual(whole, tiled)
     }

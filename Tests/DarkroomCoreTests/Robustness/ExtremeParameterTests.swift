@@ -94,9 +94,11 @@ final class ExtremeParameterTests: XCTestCase {
         let image = TestImage.smooth(width: 9, height: 7)
         let one = try regionFilter("convolve kernel=[2] scale=2")
         XCTAssertEqual(one.apply(to: image, executor: smallTiles), image)
-        let big = try regionFilter("convolve kernel=[" + Array(repeating: "1", count: 101 * 101).joined(separator: ",") + "]")
+        let big = try regionFilter("convolve kernel=[" + Array(repeating: "1", count: 31 * 31).joined(separator: ",") + "]")
         let blurred = big.apply(to: Image(width: 9, height: 7, fill: Pixel(0.5, 0.5, 0.5, 1)), executor: smallTiles)
         for p in blurred.pixels { XCTAssertEqual(p[0], 0.5, accuracy: 1e-4) }
+        let huge = buildError("convolve kernel=[" + Array(repeating: "1", count: 33 * 33).joined(separator: ",") + "]")
+        XCTAssertEqual(huge.map { $0.contains("at most 31×31") }, true, huge ?? "a 33×33 kernel was accepted")
         XCTAssertNotNil(buildError("convolve kernel=[1,nan,1,1,1,1,1,1,1]"))
         XCTAssertNotNil(buildError("convolve kernel=[1,inf,1,1,1,1,1,1,1]"))
         XCTAssertNotNil(buildError("convolve kernel=[1,1,1,1,1,1,1,1,1] scale=1e-320"))

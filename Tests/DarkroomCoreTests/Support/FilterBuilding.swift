@@ -27,4 +27,4 @@ func buildError(_ text: String) -> String? {
 
 /// An executor with small tiles on two workers, so tile seams fall inside the test images and
 /// tiles really run in parallel.
-let smallTiles = TileExecutor(tileSize: 7, concurrency: 2)
+let smallTiles = StripExecutor(bandHeight: 7, concurrency: 2)

@@ -26,7 +26,5 @@ public struct ConvolveFilter: RegionFilter {
 
     public func outputSize(for input: Size) -> Size { input }
 
-    public func inputRegion(for output: Rect, inputSize: Size) -> Rect { output.expanded(by: kernel.radius) }
-
-    public func apply(to input: Image, executor: TileExecutor) -> Image { kernel.apply(to: input, executor: executor) }
+    public func plan(for input: Size) -> KernelPlan { KernelPlan(kernel.pixelKernel(for: input)) }
 }

@@ -56,43 +56,75 @@ public struct DropShadowFilter: RegionFilter {
 
     public func outputSize(for input: Size) -> Size { layout(for: input).size }
 
-    public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
-        let l = layout(for: inputSize)
-        var image = output, shadow = output
-        image.x -= l.image.x; image.y -= l.image.y
-        shadow.x -= l.shadow.x; shadow.y -= l.shadow.y
-        return image.union(shadow.expanded(by: blur.halo))
+    /// The shadow layer (the image's alpha, tinted and offset, over the canvas plus the blur's
+    /// halo, so the blur near the canvas edge reads the real surroundings rather than extended
+    /// edges), blurred across and down, then the image composited over it.
+    public func plan(for input: Size) -> KernelPlan {
+        let l = layout(for: input), h = blur.halo
+        let layer = ShadowLayer(inputSize: input, outputSize: Size(width: l.size.width + 2 * h, height: l.size.height + 2 * h),
+                                origin: (h + l.shadow.x, h + l.shadow.y), tint: color.pixel)
+        let composite = ShadowComposite(inputSize: input, shadowSize: layer.outputSize, outputSize: l.size,
+                                        image: l.image, halo: h, growsCanvas: growsCanvas)
+        return KernelPlan([.init(layer, label: "shadow")]
+            + blur.steps(for: layer.outputSize, from: .step(0), first: 1)
+            + [.init(composite, sources: [.input, .step(2)], label: "composite")])
+    }
+}
+
+/// The image's alpha times the shadow's colour, placed at `origin`; transparent elsewhere.
+struct ShadowLayer: PixelKernel {
+    let inputSize: Size
+    let outputSize: Size
+    /// Where the input's top-left pixel lands.
+    let origin: (x: Int, y: Int)
+    let tint: Pixel
+
+    var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .transparent)] }
+    var preservesOpacity: Bool { false }
+
+    func inputRegions(for output: Rect) -> [Rect] {
+        [Rect(x: output.x - origin.x, y: output.y - origin.y, width: output.width, height: output.height)]
     }
 
-    public func apply(to input: Image, executor: TileExecutor) -> Image {
-        let l = layout(for: input.size), h = blur.halo, tint = color.pixel
-        // The shadow is drawn over the canvas plus the blur's halo, so the blur near the canvas
-        // edge reads the real (transparent or shadowed) surroundings rather than extended edges.
-        let source = executor.render(size: Size(width: l.size.width + 2 * h, height: l.size.height + 2 * h)) { tile, writer in
-            for y in tile.y..<tile.maxY {
-                for x in tile.x..<tile.maxX {
-                    writer[x, y] = tint * input.alpha(x - h - l.shadow.x, y - h - l.shadow.y)
-                }
-            }
-        }
-        let shadow = blur.apply(to: source, executor: executor)
-        return executor.render(size: l.size) { tile, writer in
-            for y in tile.y..<tile.maxY {
-                for x in tile.x..<tile.maxX {
-                    let p = input.pixelOrClear(x - l.image.x, y - l.image.y)
-                    writer[x, y] = p + shadow[x + h, y + h] * (1 - p[3])
-                }
-            }
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let r = target.rect
+        for y in r.y..<r.maxY {
+            let src = inputs[0].pointer(r.x - origin.x, y - origin.y), out = target.pointer(r.x, y)
+            for i in 0..<r.width { out[i] = tint * src[i][3] }
         }
     }
 }
 
-extension Image {
-    /// The pixel at (x, y), or transparent outside the image.
-    fileprivate func pixelOrClear(_ x: Int, _ y: Int) -> Pixel {
-        x >= 0 && y >= 0 && x < width && y < height ? self[x, y] : .zero
+/// The image drawn over its blurred shadow (source-over), on the output canvas.
+struct ShadowComposite: PixelKernel {
+    let inputSize: Size
+    let shadowSize: Size
+    let outputSize: Size
+    /// Where the input's top-left pixel lands on the canvas.
+    let image: (x: Int, y: Int)
+    /// The shadow layer's margin around the canvas.
+    let halo: Int
+    let growsCanvas: Bool
+
+    var inputs: [KernelInput] {
+        [KernelInput(size: inputSize, edge: .transparent), KernelInput(size: shadowSize, edge: .clamp)]
     }
 
-    /// The alpha at (x, y), or 0 outside the image.
-    fileprivate func alpha(_ x: Int, _ y: Int) -> Float { pixelOrClear(x, y)[3] }
+    /// On the input's own canvas the image covers every pixel; a grown canvas has bare shadow.
+    func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool { !growsCanvas && opaqueInputs[0] }
+
+    func inputRegions(for output: Rect) -> [Rect] {
+        [Rect(x: output.x - image.x, y: output.y - image.y, width: output.width, height: output.height),
+         Rect(x: output.x + halo, y: output.y + halo, width: output.width, height: output.height)]
+    }
+
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let r = target.rect
+        for y in r.y..<r.maxY {
+            let p = inputs[0].pointer(r.x - image.x, y - image.y)
+            let s = inputs[1].pointer(r.x + halo, y + halo)
+            let out = target.pointer(r.x, y)
+            for i in 0..<r.width { out[i] = p[i] + s[i] * (1 - p[i][3]) }
+        }
+    }
 }

@@ -1,4 +1,5 @@
-/// A Gaussian blur as two 1-D passes (across, then down), each rendered tile by tile.
+/// A Gaussian blur as two 1-D passes, across then down: two pipeline kernels, so the rows the
+/// downward pass shares between neighbouring strips are blurred across once and cached.
 ///
 /// One piece of code serves `gaussian_blur` and `drop_shadow`. Edges are extended (clamp), so
 /// a flat image stays flat up to its border. It works on whatever the pixels hold; on
@@ -19,32 +20,51 @@ public struct GaussianBlur: Sendable, Hashable {
     /// How far the blur reads past each output pixel.
     public var halo: Int { kernel.halfWidth }
 
-    /// The blurred image, the same size as `image`.
-    public func apply(to image: Image, executor: TileExecutor) -> Image {
-        guard halo > 0, image.width > 0, image.height > 0 else { return image }
-        return pass(pass(image, across: true, executor: executor), across: false, executor: executor)
+    /// The two passes over an image of `size`, reading `source` (the plan's input or a step).
+    func steps(for size: Size, from source: KernelPlan.Source, first: Int) -> [KernelPlan.Step] {
+        [.init(BlurPass(kernel: kernel, size: size, across: true), sources: [source], label: "across"),
+         .init(BlurPass(kernel: kernel, size: size, across: false), sources: [.step(first)], label: "down")]
+    }
+}
+
+/// One 1-D pass of a ``GaussianBlur``. The kernel is symmetric, so mirrored taps share one
+/// multiply.
+struct BlurPass: PixelKernel {
+    let kernel: GaussianKernel
+    let size: Size
+    let across: Bool
+
+    var outputSize: Size { size }
+    var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
+
+    func inputRegions(for output: Rect) -> [Rect] {
+        let h = kernel.halfWidth
+        return [across
+            ? Rect(x: output.x - h, y: output.y, width: output.width + 2 * h, height: output.height)
+            : Rect(x: output.x, y: output.y - h, width: output.width, height: output.height + 2 * h)]
     }
 
-    /// One 1-D pass. The kernel is symmetric, so mirrored taps share one multiply.
-    private func pass(_ image: Image, across: Bool, executor: TileExecutor) -> Image {
-        let h = halo
-        return executor.render(size: image.size) { tile, writer in
-            let rect = across
-                ? Rect(x: tile.x - h, y: tile.y, width: tile.width + 2 * h, height: tile.height)
-                : Rect(x: tile.x, y: tile.y - h, width: tile.width, height: tile.height + 2 * h)
-            image.withClampedWindow(rect, compact: !across) { topLeft, stride in
-                kernel.weights.withUnsafeBufferPointer { w in
-                    // Distance between neighbouring taps: one pixel across, one row down.
-                    let step = across ? 1 : stride
-                    for row in 0..<tile.height {
-                        let out = writer.row(tile.y + row, from: tile.x)
-                        let centre = topLeft + (across ? row * stride + h : (row + h) * stride)
-                        let c = w[h]
-                        for x in 0..<tile.width { out[x] = c * centre[x] }
-                        for k in 1...h {
-                            let wk = w[h + k], before = centre - k * step, after = centre + k * step
-                            for x in 0..<tile.width { out[x] += wk * (before[x] + after[x]) }
-                        }
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let view = inputs[0], r = target.rect, h = kernel.halfWidth
+        kernel.weights.withUnsafeBufferPointer { w in
+            let c = w[h]
+            for y in r.y..<r.maxY {
+                let out = target.pointer(r.x, y)
+                if across {
+                    let centre = view.pointer(r.x, y)
+                    for x in 0..<r.width { out[x] = c * centre[x] }
+                    guard h > 0 else { continue }
+                    for k in 1...h {
+                        let wk = w[h + k], before = centre - k, after = centre + k
+                        for x in 0..<r.width { out[x] += wk * (before[x] + after[x]) }
+                    }
+                } else {
+                    let centre = view.pointer(r.x, y)
+                    for x in 0..<r.width { out[x] = c * centre[x] }
+                    guard h > 0 else { continue }
+                    for k in 1...h {
+                        let wk = w[h + k], before = view.pointer(r.x, y - k), after = view.pointer(r.x, y + k)
+                        for x in 0..<r.width { out[x] += wk * (before[x] + after[x]) }
                     }
                 }
             }

@@ -25,7 +25,5 @@ public struct GaussianBlurFilter: RegionFilter {
 
     public func outputSize(for input: Size) -> Size { input }
 
-    public func inputRegion(for output: Rect, inputSize: Size) -> Rect { output.expanded(by: blur.halo) }
-
-    public func apply(to input: Image, executor: TileExecutor) -> Image { blur.apply(to: input, executor: executor) }
+    public func plan(for input: Size) -> KernelPlan { KernelPlan(blur.steps(for: input, from: .input, first: 0)) }
 }

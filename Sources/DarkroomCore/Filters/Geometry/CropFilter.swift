@@ -63,14 +63,8 @@ public struct CropFilter: RegionFilter {
 
     public func outputSize(for input: Size) -> Size { rect(in: input).size }
 
-    public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
-        let r = rect(in: inputSize)
-        return Rect(x: output.x + r.x, y: output.y + r.y, width: output.width, height: output.height)
-    }
-
-    public func apply(to input: Image, executor: TileExecutor) -> Image {
-        let r = rect(in: input.size)
-        if r == input.bounds { return input }
-        return input.placed(on: r.size, at: (-r.x, -r.y), background: .zero, executor: executor)
+    public func plan(for input: Size) -> KernelPlan {
+        let r = rect(in: input)
+        return KernelPlan(CopyKernel(inputSize: input, outputSize: r.size, origin: (r.x, r.y)))
     }
 }

@@ -58,7 +58,7 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
 
     public var isIdentity: Bool { target == .scale(1) }
 
-    func plan(for input: Size) -> ResizePlan {
+    func resizePlan(for input: Size) -> ResizePlan {
         guard let (original, shrunk) = preShrunk, input == shrunk else {
             return target.plan(for: input, fit: fit, noUpscale: noUpscale)
         }
@@ -74,34 +74,25 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
 
     /// An empty input stays empty, as `apply` leaves it (there is no aspect ratio to keep).
     public func outputSize(for input: Size) -> Size {
-        input.area == 0 ? input : plan(for: input).outputSize
+        input.area == 0 ? input : resizePlan(for: input).outputSize
     }
 
-    public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
-        let p = plan(for: inputSize)
-        let picture = output.intersection(p.placement)
-        guard !picture.isEmpty else { return Rect(x: 0, y: 0, width: 0, height: 0) }
-        return resampler(p, inputSize).inputRegion(
-            for: Rect(x: picture.x - p.placement.x, y: picture.y - p.placement.y,
-                      width: picture.width, height: picture.height))
-    }
-
-    private func resampler(_ p: ResizePlan, _ input: Size) -> SeparableResampler {
-        SeparableResampler(
-            horizontal: AxisWeights(kernel: kernel, sourceLength: input.width, outputLength: p.placement.width,
-                                    scale: p.scaleX, offset: p.offsetX),
-            vertical: AxisWeights(kernel: kernel, sourceLength: input.height, outputLength: p.placement.height,
-                                  scale: p.scaleY, offset: p.offsetY))
-    }
-
-    public func apply(to input: Image, executor: TileExecutor) -> Image {
-        guard input.width > 0, input.height > 0 else { return input }
-        let p = plan(for: input.size)
-        if p.isIdentity(for: input.size) { return input }
-        let picture = resampler(p, input.size).apply(to: input, executor: executor)
-        guard p.placement != Rect(size: p.outputSize) else { return picture }
-        return picture.placed(on: p.outputSize, at: (p.placement.x, p.placement.y),
-                              background: background.pixel, executor: executor)
+    /// Across, then down (placing the picture on the canvas); a copy when nothing changes.
+    public func plan(for input: Size) -> KernelPlan {
+        guard input.area > 0 else { return KernelPlan(CopyKernel(inputSize: input, outputSize: input, origin: (0, 0))) }
+        let p = resizePlan(for: input)
+        if p.isIdentity(for: input) { return KernelPlan(CopyKernel(inputSize: input, outputSize: input, origin: (0, 0))) }
+        let across = ResampleAcross(
+            inputSize: input,
+            weights: AxisWeights(kernel: kernel, sourceLength: input.width, outputLength: p.placement.width,
+                                 scale: p.scaleX, offset: p.offsetX))
+        let vertical = AxisWeights(kernel: kernel, sourceLength: input.height, outputLength: p.placement.height,
+                                   scale: p.scaleY, offset: p.offsetY)
+        let down = ResampleDown(
+            inputSize: across.outputSize, weights: vertical, outputSize: p.outputSize, placement: p.placement,
+            background: background.pixel,
+            clampsOvershoot: across.weights.weights.contains { $0 < 0 } || vertical.weights.contains { $0 < 0 })
+        return KernelPlan([.init(across, label: "across"), .init(down, sources: [.step(0)], label: "down")])
     }
 }
 

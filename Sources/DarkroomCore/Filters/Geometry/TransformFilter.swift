@@ -77,34 +77,74 @@ public struct TransformFilter: RegionFilter {
 
     public func outputSize(for input: Size) -> Size { placement(for: input).size }
 
-    public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
-        guard let inverse = placement(for: inputSize).map.inverted else { return Rect(size: inputSize) }
+    public func plan(for input: Size) -> KernelPlan {
+        let (map, size) = placement(for: input)
+        // init refused singular maps, so the inverse exists.
+        return KernelPlan(TransformKernel(inputSize: input, outputSize: size, inverse: map.inverted ?? .identity,
+                                          background: background.pixel))
+    }
+}
+
+/// Inverse-maps each output pixel and samples the input bilinearly. Streams when the rows a
+/// strip reads are few (small angles, scales, translations); otherwise (a rotation, a flip) the
+/// pipeline keeps the input whole in compact form and calls the random-access entry.
+struct TransformKernel: RandomAccessKernel {
+    let inputSize: Size
+    let outputSize: Size
+    /// Output pixel coordinates to input coordinates.
+    let inverse: AffineTransform
+    let background: Pixel
+
+    var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .transparent)] }
+    var preservesOpacity: Bool { background[3] >= 1 }
+
+    func inputRegions(for output: Rect) -> [Rect] {
         // One more pixel each side for the bilinear taps.
-        return inverse.boundingBox(of: output).expanded(by: 1)
+        [inverse.boundingBox(of: output).expanded(by: 1)]
     }
 
-    public func apply(to input: Image, executor: TileExecutor) -> Image {
-        let (map, size) = placement(for: input.size)
-        guard let inv = map.inverted else { return input }
-        let bg = background.pixel
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        render(ViewGrid(view: inputs[0], width: inputSize.width, height: inputSize.height), into: target)
+    }
+
+    func render(from input: CompactImage, into target: RegionTarget) { render(input, into: target) }
+
+    private func render<Grid: PixelGrid>(_ grid: Grid, into target: RegionTarget) {
+        let r = target.rect, inv = inverse, bg = background
         let hasBackground = bg != .zero
-        return input.pixels.withUnsafeBufferPointer { source in
-            let sampler = BilinearSampler(source: source, width: input.width, height: input.height)
-            return executor.render(size: size) { tile, writer in
-                for y in tile.y..<tile.maxY {
-                    let out = writer.row(y, from: tile.x)
-                    // Source position of the centre of output pixel (tile.x, y), in index space.
-                    let start = inv.apply(Double(tile.x) + 0.5, Double(y) + 0.5)
-                    var sx = start.x - 0.5, sy = start.y - 0.5
-                    for i in 0..<tile.width {
-                        var p = sampler.sample(sx, sy)
-                        if hasBackground { p += bg * (1 - p[3]) }
-                        out[i] = p
-                        sx += inv.a
-                        sy += inv.b
-                    }
-                }
+        for y in r.y..<r.maxY {
+            let out = target.pointer(r.x, y)
+            // Source position of the centre of output pixel (r.x, y), in index space.
+            let start = inv.apply(Double(r.x) + 0.5, Double(y) + 0.5)
+            let sx = start.x - 0.5, sy = start.y - 0.5
+            // Only a run of the row lands on the input; the rest is background at once.
+            let (lo, hi) = span(sx, sy, count: r.width)
+            out.update(repeating: bg, count: lo)
+            for i in lo..<hi {
+                var p = grid.bilinear(sx + Double(i) * inv.a, sy + Double(i) * inv.b)
+                if hasBackground { p += bg * (1 - p[3]) }
+                out[i] = p
             }
+            (out + hi).update(repeating: bg, count: r.width - hi)
         }
+    }
+
+    /// The outputs `lo ..< hi` of a row whose samples may touch the input (a pixel more each
+    /// side than the exact interval, which the sampler then settles).
+    private func span(_ sx: Double, _ sy: Double, count: Int) -> (Int, Int) {
+        var lo = 0.0, hi = Double(count)
+        for (start, step, limit) in [(sx, inverse.a, Double(inputSize.width)), (sy, inverse.b, Double(inputSize.height))] {
+            // Samples at start + i·step with -1 ≤ value < limit can read the input.
+            if step == 0 {
+                if start < -1 || start >= limit { return (0, 0) }
+                continue
+            }
+            let a = (-1 - start) / step, b = (limit - start) / step
+            lo = max(lo, min(a, b) - 1)
+            hi = min(hi, max(a, b) + 1)
+        }
+        guard hi > lo else { return (0, 0) }
+        let first = Int(max(0, lo.rounded(.down))), last = Int(min(Double(count), hi.rounded(.up)))
+        return (min(first, last), last)
     }
 }

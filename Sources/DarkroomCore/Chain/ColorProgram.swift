@@ -1,28 +1,35 @@
 import Foundation
 
-/// One pass applying fused colour operations to every pixel, tile by tile.
+/// Fused colour operations, applied in place to the rows a pipeline node has just produced
+/// (point filters never make a pass of their own).
 ///
 /// Colour maths runs on straight colour (unpremultiplied), then the result is premultiplied
 /// again. Values are not clamped between operations: quantisation happens once, at encode.
-struct ColorPass: Sendable {
-    let operations: [ColorOperation]
+public struct ColorProgram: Sendable {
+    public let operations: [ColorOperation]
+    private let prepared: [PreparedOperation]
 
-    func apply(to input: Image, executor: TileExecutor) -> Image {
-        guard !operations.isEmpty else { return input }
-        let ops = operations.map(PreparedOperation.init)
-        return input.pixels.withUnsafeBufferPointer { src in
-            let source = UncheckedBox(src)
-            return executor.render(size: input.size) { tile, out in
-                for y in tile.y..<tile.maxY {
-                    let row = out.row(y, from: tile.x)
-                    let base = y * input.width + tile.x
-                    for i in 0..<tile.width {
-                        var p = source.value[base + i].unpremultiplied
-                        for op in ops { p = op.apply(p) }
-                        row[i] = p.premultiplied
-                    }
-                }
-            }
+    public init(_ operations: [ColorOperation]) {
+        self.operations = operations
+        prepared = operations.map(PreparedOperation.init)
+    }
+
+    public var isEmpty: Bool { operations.isEmpty }
+
+    /// Whether an opaque pixel stays opaque: every matrix leaves alpha alone.
+    public var preservesOpacity: Bool {
+        operations.allSatisfy { op in
+            guard case .matrix(let m) = op else { return true }
+            return m.m[12] == 0 && m.m[13] == 0 && m.m[14] == 0 && m.m[15] == 1 && m.bias[3] == 0
+        }
+    }
+
+    /// Applies the operations to `count` pixels in place.
+    func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
+        for i in 0..<count {
+            var p = pixels[i].unpremultiplied
+            for op in prepared { p = op.apply(p) }
+            pixels[i] = p.premultiplied
         }
     }
 }

@@ -1,0 +1,70 @@
+import DarkroomCore
+
+/// One output of one input, streamed: the file's bytes decoded row by row (with shrink- and
+/// crop-on-load when the chain starts by shrinking or cropping), through the chain's pipeline,
+/// into the encoder.
+///
+/// Each output decodes the input again, with its own shrink and crop: a shared decode would
+/// have to keep the whole image (or make one output wait for the other), and decoding again at
+/// 1/8 for a thumbnail costs little (see the README's performance section).
+public enum ChainRenderer {
+    /// What a render produced.
+    public struct Output: Sendable {
+        /// The encoded file.
+        public var bytes: [UInt8]
+        public var size: Size
+        public var stats: RenderStats
+        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
+        public var shrinkOnLoad: Int
+        /// The part of the decoded image the chain used (a leading crop), if not all.
+        public var cropOnLoad: Rect?
+        /// A problem the decoder forgave, if any.
+        public var warning: String?
+    }
+
+    /// The pipeline for `chain` on an input whose header is `header`, and the shrink factor it
+    /// assumes; sizes are fixed, no pixel is decoded.
+    public static func plan(_ chain: CompiledChain, header: ImageInfo, bandHeight: Int = 32) -> (pipeline: Pipeline, shrink: Int) {
+        let full = Size(width: header.width, height: header.height)
+        let shrink = header.format == .jpeg ? chain.sourceShrinkFactor(for: full) : 1
+        // libjpeg's 1/k output is ceil(side / k).
+        let decoded = Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
+        let traits = Pipeline.SourceTraits(size: decoded, isOpaque: header.format == .jpeg || !header.hasAlpha,
+                                           isEightBit: header.format == .jpeg || header.bitDepth <= 8)
+        let pipeline = Pipeline(chain: chain.forShrunkSource(original: full, shrunk: decoded), source: traits,
+                                bandHeight: bandHeight)
+        return (pipeline, shrink)
+    }
+
+    /// Renders `chain` on `input` and encodes the result; nothing is written anywhere.
+    /// - Throws: ``CodecError`` (with code `timeout` when `deadline` passes, `too_large` when a
+    ///   node would exceed `limits.maxPixels`).
+    public static func render(_ input: [UInt8], header: ImageInfo, chain: CompiledChain, options: EncodeOptions,
+                              limits: DecodeLimits, executor: StripExecutor = StripExecutor(),
+                              deadline: Deadline? = nil) throws(CodecError) -> Output {
+        let (pipeline, shrink) = plan(chain, header: header, bandHeight: executor.bandHeight)
+        if let (names, size) = pipeline.nodeSizes.first(where: { $0.size.area > limits.maxPixels }) {
+            throw CodecError(code: .tooLarge, message: "\(names.joined(separator: ", ")) would make a \(size) image, "
+                + "more than limits.max_pixels (\(limits.maxPixels))")
+        }
+        let decoder = try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: shrink,
+                                                                     crop: pipeline.sourceCrop, deadline: deadline))
+        guard decoder.size == pipeline.sourceSize else {
+            throw CodecError(code: .corrupt, message: "the decoder delivers \(decoder.size), the header promised \(pipeline.sourceSize)")
+        }
+        var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, alpha: pipeline.outputMayHaveAlpha)
+        let stats: RenderStats
+        do {
+            stats = try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline)
+        } catch let error as CodecError {
+            throw error
+        } catch PipelineError.timedOut {
+            throw CodecError(code: .timeout, message: "processing ran past the time limit")
+        } catch {
+            throw CodecError(code: .corrupt, message: "\(error)")
+        }
+        let bytes = try encoder.finish()
+        return Output(bytes: bytes, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
+                      cropOnLoad: pipeline.sourceCrop, warning: decoder.warning)
+    }
+}

@@ -1,0 +1,108 @@
+import CDarkroomCodecs
+import DarkroomCore
+
+/// How an ``ImageDecoder`` reads: limits, shrink-on-load, crop-on-load and a deadline.
+public struct DecodeOptions: Sendable, Equatable {
+    public var limits: DecodeLimits
+    /// JPEG: decode at 1/2, 1/4 or 1/8 by DCT scaling (other values round down to one of
+    /// these; PNG ignores it).
+    public var jpegShrink: Int
+    /// The part of the (shrunk) image to deliver; nil for all of it.
+    public var crop: Rect?
+    /// Progressive JPEG: refuse more scans than this (libvips refuses a few hundred).
+    public var maxScans: Int
+    public var deadline: Deadline?
+
+    public init(limits: DecodeLimits = .init(), jpegShrink: Int = 1, crop: Rect? = nil, maxScans: Int = 500,
+                deadline: Deadline? = nil) {
+        self.limits = limits
+        self.jpegShrink = jpegShrink
+        self.crop = crop
+        self.maxScans = maxScans
+        self.deadline = deadline
+    }
+
+    /// The shrink factor libjpeg will use: 1, 2, 4 or 8.
+    public var effectiveShrink: Int { [8, 4, 2].first { $0 <= jpegShrink } ?? 1 }
+}
+
+/// A PNG or JPEG decoded row by row, top to bottom: the source of a ``Pipeline``.
+///
+/// The file's header is read and its pixel count checked when it is opened; rows are decoded
+/// only as the pipeline asks for them, so a corrupt end is found when the pipeline reaches it
+/// (and the render fails with this decoder's error, before anything is written).
+/// Not thread-safe: the pipeline calls it from one thread at a time.
+public final class ImageDecoder: RowSource {
+    /// What the header says (size as stored in the file, before shrink or crop).
+    public let info: ImageInfo
+    public let size: Size
+    public let isOpaque: Bool
+    public let isEightBit: Bool
+    private let channels: Int
+    private let bytesPerSample: Int
+    private let reader: OpaquePointer
+    /// The file's bytes: libjpeg and libpng read from them between calls, so they are copied
+    /// once into memory that does not move.
+    private let bytes: UnsafeMutableRawBufferPointer
+    private var scratch: [UInt8] = []
+
+    public init(_ data: [UInt8], options: DecodeOptions = .init()) throws(CodecError) {
+        guard data.count <= options.limits.maxFileBytes else {
+            throw CodecError(code: .tooLarge, message: "file is \(data.count) bytes, over the limit of \(options.limits.maxFileBytes) bytes")
+        }
+        guard !data.isEmpty else { throw CodecError(code: .notAnImage, message: "the file is empty") }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+        bytes.copyBytes(from: data)
+        var c = dr_read_options()
+        c.shrink = Int32(options.effectiveShrink)
+        if let crop = options.crop {
+            (c.crop_x, c.crop_y, c.crop_width, c.crop_height) = (Int32(crop.x), Int32(crop.y), Int32(crop.width), Int32(crop.height))
+        }
+        c.max_pixels = UInt64(max(options.limits.maxPixels, 0))
+        c.max_scans = Int32(clamping: options.maxScans)
+        c.deadline_ns = options.deadline?.nanoseconds ?? 0
+        var reader: OpaquePointer?
+        do {
+            (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
+                try CBridge.call { dr_reader_open(bytes.baseAddress, bytes.count, &c, &info, &reader, $0, $1) }
+            }
+        } catch {
+            bytes.deallocate()
+            throw error
+        }
+        self.bytes = bytes
+        self.reader = reader!
+        var w: Int32 = 0, h: Int32 = 0, ch: Int32 = 0, bps: Int32 = 0
+        dr_reader_layout(reader, &w, &h, &ch, &bps)
+        size = Size(width: Int(w), height: Int(h))
+        channels = Int(ch)
+        bytesPerSample = Int(bps)
+        isOpaque = ch == 3
+        isEightBit = bps == 1
+    }
+
+    deinit {
+        dr_reader_close(reader)
+        bytes.deallocate()
+    }
+
+    /// A problem the decoder forgave while reading rows, if any.
+    public var warning: String? {
+        let text = String(cString: dr_reader_warning(reader))
+        return text.isEmpty ? info.warning : text
+    }
+
+    public func readRows(count: Int, into target: UnsafeMutablePointer<Pixel>, stride: Int) throws {
+        let rowBytes = size.width * channels * bytesPerSample
+        if scratch.count < rowBytes * count { scratch = [UInt8](repeating: 0, count: rowBytes * count) }
+        let (reader, size, channels, bytesPerSample) = (self.reader, self.size, self.channels, self.bytesPerSample)
+        try scratch.withUnsafeMutableBytes { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            try CBridge.call { dr_reader_read_rows(reader, base, rowBytes, Int32(count), $0, $1) }
+            for r in 0..<count {
+                PixelConversion.pixels(from: base + r * rowBytes, channels: channels, bytesPerSample: bytesPerSample,
+                                       count: size.width, into: target + r * stride)
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import CDarkroomCodecs
+import DarkroomCore
+
+/// A PNG or JPEG encoder that takes rows in order: the sink of a ``Pipeline``.
+///
+/// Strips are quantised to bytes on the threads that rendered them; only libjpeg or libpng
+/// runs on the writing thread. The encoded file exists only in memory until ``finish()``
+/// returns it whole, so a failed render leaves nothing behind.
+public struct ImageEncoder: StripSink {
+    /// Turns float strips into the encoder's bytes: unpremultiplied or flattened on white,
+    /// clamped and rounded once.
+    public struct Quantiser: StripQuantiser {
+        let layout: PixelConversion.Layout
+
+        public func prepare(_ rows: RegionView) -> [UInt8] {
+            let r = rows.rect, rowBytes = r.width * layout.channels
+            return [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
+                for y in r.y..<r.maxY {
+                    PixelConversion.bytes(from: rows.pointer(r.x, y), count: r.width, layout: layout,
+                                          into: buffer.baseAddress! + (y - r.y) * rowBytes)
+                }
+                initialized = rowBytes * r.height
+            }
+        }
+    }
+
+    public let quantiser: Quantiser
+    public let size: Size
+    private let writer: WriterHandle
+
+    /// - Parameter alpha: PNG only: keep an alpha channel (otherwise RGB).
+    public init(size: Size, options: EncodeOptions, alpha: Bool) throws(CodecError) {
+        guard size.width > 0, size.height > 0 else {
+            throw CodecError(code: .encodeFailed, message: "cannot encode an empty (\(size)) image")
+        }
+        self.size = size
+        var pointer: OpaquePointer?
+        let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
+        switch options.format {
+        case .png:
+            quantiser = Quantiser(layout: alpha ? .rgba : .rgb)
+            try CBridge.call { dr_png_writer_open(w, h, alpha ? 4 : 3, &pointer, $0, $1) }
+        case .jpeg:
+            guard size.width <= 65_500, size.height <= 65_500 else {
+                throw CodecError(code: .encodeFailed, message: "JPEG cannot hold an image wider or taller than 65500 pixels")
+            }
+            quantiser = Quantiser(layout: .rgbOverWhite)
+            let quality = Int32(min(max(options.quality, 1), 100))
+            try CBridge.call { dr_jpeg_writer_open(w, h, quality, options.progressive ? 1 : 0, &pointer, $0, $1) }
+        }
+        writer = WriterHandle(pointer!)
+    }
+
+    public mutating func write(_ strip: [UInt8], rows: Range<Int>) throws {
+        let rowBytes = size.width * quantiser.layout.channels, handle = writer.pointer
+        try strip.withUnsafeBufferPointer { bytes in
+            try CBridge.call { dr_writer_write_rows(handle, bytes.baseAddress, rowBytes, Int32(rows.count), $0, $1) }
+        }
+    }
+
+    /// Ends the file after the last row and returns its bytes.
+    public func finish() throws(CodecError) -> [UInt8] {
+        var output = dr_buffer()
+        let handle = writer.pointer
+        try CBridge.call { dr_writer_finish(handle, &output, $0, $1) }
+        defer { dr_buffer_free(&output) }
+        guard let data = output.data else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: output.length))
+    }
+}
+
+/// Closes the C writer when the last copy of the encoder goes.
+private final class WriterHandle {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { dr_writer_close(pointer) }
+}

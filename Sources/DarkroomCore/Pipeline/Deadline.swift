@@ -1,0 +1,28 @@
+import Foundation
+
+/// A moment on the monotonic clock (`CLOCK_MONOTONIC`, the codecs' clock too) after which a
+/// render stops with ``PipelineError/timedOut``.
+public struct Deadline: Sendable, Hashable {
+    public let nanoseconds: UInt64
+
+    public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
+
+    /// `seconds` from now.
+    public static func after(seconds: Double) -> Deadline {
+        Deadline(nanoseconds: now() &+ UInt64(max(0, min(seconds, 1e9)) * 1e9))
+    }
+
+    public var hasPassed: Bool { Self.now() > nanoseconds }
+
+    public static func now() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+    }
+}
+
+/// Why a render stopped without its own error (a decoder's or encoder's error is rethrown as is).
+public enum PipelineError: Error, Sendable, Equatable {
+    /// The ``Deadline`` passed.
+    case timedOut
+}

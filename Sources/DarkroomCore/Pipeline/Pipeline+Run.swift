@@ -1,0 +1,103 @@
+import Dispatch
+
+extension Pipeline {
+    /// Renders the pipeline from `source` into `sink`: output strips are rendered in parallel
+    /// (each pulling the bands it needs from the nodes above, down to the decoder), converted by
+    /// the sink's quantiser on the thread that rendered them, and handed to `sink.write` in
+    /// order on the calling thread, which renders strips too while the next one is not ready.
+    ///
+    /// At most `concurrency + readAhead` strips are in flight, so memory depends on the width of
+    /// the image and the chain, not on its height. A decoder or encoder error, or the deadline,
+    /// stops every thread; the error is rethrown and nothing more is written.
+    public func run<Sink: StripSink>(from source: any RowSource, into sink: inout Sink,
+                                     executor: StripExecutor = StripExecutor(), deadline: Deadline? = nil,
+                                     slots: ComputeSlots = .shared) throws -> RenderStats {
+        precondition(source.size == sourceSize, "the source delivers \(source.size), the pipeline expects \(sourceSize)")
+        let started = Deadline.now()
+        let run = PipelineRun(self, source: source, deadline: deadline)
+        let table = StripTable<Sink.Quantiser.Strip>()
+        let strips = run.bandCountOfOutput
+        let window = executor.concurrency + executor.readAhead
+        let quantiser = sink.quantiser
+        let output = nodes.count - 1
+        let size = outputSize, band = bandHeight
+
+        /// Claims the next strip if the window allows; nil when there is none to claim now.
+        @Sendable func claim() -> Int? {
+            guard run.failure == nil, table.nextClaim < strips, table.nextClaim < table.nextWrite + window else { return nil }
+            defer { table.nextClaim += 1 }
+            return table.nextClaim
+        }
+        @Sendable func render(_ k: Int) {
+            do {
+                let lease = try run.lease(output, PipelineRun.bandRect(size, k, band), .clamp)
+                let strip = quantiser.prepare(lease.view)
+                run.end(lease)
+                run.condition.lock()
+                table.ready[k] = strip
+                run.condition.broadcast()
+                run.condition.unlock()
+            } catch {
+                run.fail(error)
+            }
+        }
+
+        slots.acquire()
+        let helpers = slots.tryAcquire(upTo: min(executor.concurrency, strips) - 1)
+        let group = DispatchGroup()
+        for _ in 0..<helpers {
+            DispatchQueue.global().async(group: group) {
+                defer { slots.release() }
+                run.condition.lock()
+                while run.failure == nil, table.nextClaim < strips {
+                    guard let k = claim() else { run.condition.wait(); continue }
+                    run.condition.unlock()
+                    render(k)
+                    run.condition.lock()
+                }
+                run.condition.unlock()
+            }
+        }
+
+        var encodeNanoseconds: UInt64 = 0
+        run.condition.lock()
+        while table.nextWrite < strips, run.failure == nil {
+            if let strip = table.ready.removeValue(forKey: table.nextWrite) {
+                let k = table.nextWrite
+                run.condition.unlock()
+                let start = Deadline.now()
+                do {
+                    let rows = k * band..<min((k + 1) * band, size.height)
+                    try sink.write(strip, rows: rows)
+                } catch {
+                    run.fail(error)
+                }
+                encodeNanoseconds += Deadline.now() - start
+                run.condition.lock()
+                table.nextWrite += 1
+                run.condition.broadcast()
+            } else if let k = claim() {
+                run.condition.unlock()
+                render(k)
+                run.condition.lock()
+            } else {
+                run.condition.wait()
+            }
+        }
+        let failure = run.failure
+        run.condition.unlock()
+        group.wait()
+        slots.release()
+        if let failure { throw failure }
+        return RenderStats(nodes: run.nodeTimes(), peakPixelBytes: run.memory.peakBytes,
+                           encodeSeconds: Double(encodeNanoseconds) / 1e9,
+                           seconds: Double(Deadline.now() - started) / 1e9)
+    }
+}
+
+/// Which strips are claimed, written and waiting; guarded by the run's condition.
+private final class StripTable<Strip>: @unchecked Sendable {
+    var nextClaim = 0
+    var nextWrite = 0
+    var ready = [Int: Strip]()
+}

@@ -1,0 +1,142 @@
+/// A chain compiled for one source size: a graph of nodes whose sizes are fixed before any
+/// pixel is computed, rendered on demand in strips (see ``PipelineRun``).
+///
+/// Node 0 is the source (the decoder, with a leading `crop` folded in as crop-on-load); each
+/// region filter adds the kernels of its ``KernelPlan``; point filters are fused into the node
+/// before them as a ``ColorProgram``. The last node is the output.
+public struct Pipeline: Sendable {
+    /// What the decoder delivers, known from the file's header.
+    public struct SourceTraits: Sendable, Hashable {
+        /// The decoded size (after shrink-on-load, before crop-on-load).
+        public var size: Size
+        public var isOpaque: Bool
+        public var isEightBit: Bool
+
+        public init(size: Size, isOpaque: Bool, isEightBit: Bool) {
+            self.size = size
+            self.isOpaque = isOpaque
+            self.isEightBit = isEightBit
+        }
+    }
+
+    struct Node: Sendable {
+        enum Producer: Sendable {
+            case source
+            case kernel(any PixelKernel, inputs: [Int])
+            case randomAccess(any RandomAccessKernel, input: Int, layout: CompactImage.Layout)
+        }
+        var producer: Producer
+        var size: Size
+        var color: ColorProgram?
+        /// The filters this node computes, for reports.
+        var names: [String]
+    }
+
+    let nodes: [Node]
+    /// The part of the decoded image the source delivers (crop-on-load), or nil for all of it.
+    public let sourceCrop: Rect?
+    public let traits: SourceTraits
+    /// Rows per band; output strips are bands of the last node.
+    public let bandHeight: Int
+
+    public var outputSize: Size { nodes[nodes.count - 1].size }
+    /// The size the source must deliver.
+    public var sourceSize: Size { nodes[0].size }
+
+    /// Every node's size and the filters it computes, in order (the source first).
+    public var nodeSizes: [(names: [String], size: Size)] { nodes.map { ($0.names, $0.size) } }
+
+    /// Whether the output can have transparent pixels (PNG then keeps an alpha channel).
+    public var outputMayHaveAlpha: Bool {
+        var opaque = [Bool]()
+        for node in nodes {
+            var isOpaque: Bool
+            switch node.producer {
+            case .source: isOpaque = traits.isOpaque
+            case .kernel(let k, let inputs): isOpaque = k.isOpaque(givenOpaqueInputs: inputs.map { opaque[$0] })
+            case .randomAccess(let k, let input, _): isOpaque = k.isOpaque(givenOpaqueInputs: [opaque[input]])
+            }
+            if let color = node.color, !color.preservesOpacity { isOpaque = false }
+            opaque.append(isOpaque)
+        }
+        return !(opaque.last ?? true)
+    }
+
+    /// - Parameters:
+    ///   - cropOnLoad: whether the source can deliver a part of the image (a leading `crop` then
+    ///     costs nothing: JPEG skips those rows and columns without decoding them).
+    ///   - bandHeight: rows per band; smaller bands hold less memory, larger ones cost less
+    ///     bookkeeping. 32 rows of a 5000-pixel-wide image are 2.5 MB of float.
+    public init(chain: CompiledChain, source: SourceTraits, cropOnLoad: Bool = true, bandHeight: Int = 32) {
+        precondition(bandHeight > 0)
+        self.traits = source
+        self.bandHeight = bandHeight
+        var stages = chain.stages[...]
+        var crop: Rect?
+        var sourceNames = ["decode"]
+        if cropOnLoad, case .region(let name, let filter as CropFilter)? = stages.first, source.size.area > 0 {
+            crop = filter.rect(in: source.size)
+            sourceNames.append(name)
+            stages = stages.dropFirst()
+        }
+        sourceCrop = crop
+        var nodes = [Node(producer: .source, size: crop?.size ?? source.size, names: sourceNames)]
+        for stage in stages {
+            switch stage {
+            case .color(let names, let operations):
+                let last = nodes.count - 1
+                let fused = (nodes[last].color?.operations ?? []) + operations
+                nodes[last].color = ColorProgram(ChainCompiler.fuse(fused))
+                nodes[last].names += names
+            case .region(let name, let filter):
+                let input = nodes.count - 1
+                let plan = filter.plan(for: nodes[input].size)
+                let first = nodes.count
+                for step in plan.steps {
+                    let inputs = step.sources.map { source -> Int in
+                        switch source {
+                        case .input: input
+                        case .step(let i): first + i
+                        }
+                    }
+                    let label = step.label.map { "\(name) (\($0))" } ?? name
+                    nodes.append(Self.node(for: step.kernel, inputs: inputs, label: label,
+                                           nodes: nodes, bandHeight: bandHeight, source: source))
+                }
+            }
+        }
+        self.nodes = nodes
+    }
+
+    /// A streaming node, or a random-access one when strips would read too many input rows.
+    private static func node(for kernel: any PixelKernel, inputs: [Int], label: String,
+                             nodes: [Node], bandHeight: Int, source: SourceTraits) -> Node {
+        if let random = kernel as? any RandomAccessKernel,
+           !streams(random, inputSize: nodes[inputs[0]].size, bandHeight: bandHeight) {
+            let fromSource = inputs[0] == 0 && nodes[0].color == nil
+            let layout: CompactImage.Layout = fromSource && source.isOpaque && source.isEightBit ? .rgb8 : .rgba16
+            return Node(producer: .randomAccess(random, input: inputs[0], layout: layout),
+                        size: kernel.outputSize, names: [label])
+        }
+        return Node(producer: .kernel(kernel, inputs: inputs), size: kernel.outputSize, names: [label])
+    }
+
+    /// Streaming suits a kernel whose strips read a short run of input rows that moves down
+    /// the input as the strips do; otherwise (a rotation by more than a few degrees, a flip)
+    /// the input is kept whole, compact.
+    static func streams(_ kernel: any PixelKernel, inputSize: Size, bandHeight: Int) -> Bool {
+        let size = kernel.outputSize
+        var previousTop = Int.min
+        var y = 0
+        while y < size.height {
+            let band = Rect(x: 0, y: y, width: size.width, height: min(bandHeight, size.height - y))
+            let region = kernel.inputRegions(for: band)[0].intersection(Rect(size: inputSize))
+            if !region.isEmpty {
+                if region.height > 4 * bandHeight + 64 || region.y < previousTop { return false }
+                previousTop = region.y
+            }
+            y += bandHeight
+        }
+        return true
+    }
+}

@@ -1,0 +1,65 @@
+/// How reads outside an input image are answered.
+public enum EdgeMode: Sendable, Hashable {
+    /// The nearest edge pixel (libvips' `VIPS_EXTEND_COPY`): flat images stay flat to the border.
+    case clamp
+    /// Transparent black (premultiplied zero): what lies outside is nothing.
+    case transparent
+}
+
+/// One input of a kernel: its size and how reads past its edges are answered.
+public struct KernelInput: Sendable, Hashable {
+    public var size: Size
+    public var edge: EdgeMode
+
+    public init(size: Size, edge: EdgeMode) {
+        self.size = size
+        self.edge = edge
+    }
+}
+
+/// What one step of a filter computes, for input sizes fixed when the pipeline is built: the
+/// contract between filters and the executor (Halide's split between *what* and *how*).
+///
+/// The executor decides which rectangles to render, in which order and on which threads; a
+/// kernel decides nothing of that. Invariants every kernel keeps, and that the contract test
+/// (`KernelContractTests`) checks for every registered filter:
+/// - `render` writes every pixel of `target.rect` and nothing outside it.
+/// - `render` reads only the rectangles `inputRegions(for:)` declared for that output, and the
+///   result for any rectangle equals the same rectangle of a whole-image render (so strips,
+///   tiles and threads cannot change a pixel).
+/// - The output has exactly `outputSize` pixels; `inputs[i].size` is the size input `i` has.
+/// - A kernel holds no mutable state: `render` may run on many threads at once.
+public protocol PixelKernel: Sendable {
+    var outputSize: Size { get }
+    var inputs: [KernelInput] { get }
+
+    /// For each input, the pixels needed to produce `output`. May reach past the input's
+    /// bounds; those reads are answered by the input's ``EdgeMode``.
+    func inputRegions(for output: Rect) -> [Rect]
+
+    /// Fills `target.rect` from views of exactly the regions `inputRegions(for: target.rect)`.
+    func render(_ inputs: [RegionView], into target: RegionTarget)
+
+    /// Whether an opaque input always gives an opaque output (encoders then drop alpha).
+    var preservesOpacity: Bool { get }
+
+    /// Whether the output is opaque when input `i` is opaque exactly where `opaqueInputs[i]`
+    /// says; by default, when every input is and the kernel preserves opacity.
+    func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool
+}
+
+extension PixelKernel {
+    public var preservesOpacity: Bool { true }
+
+    public func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool {
+        preservesOpacity && opaqueInputs.allSatisfy { $0 }
+    }
+}
+
+/// A kernel that reads its one input at scattered places (a rotation reads a slanted band of
+/// rows for every output row). The executor then keeps that input whole, in a compact 8- or
+/// 16-bit form, instead of as float strips, and fills it in row order as the source decodes.
+public protocol RandomAccessKernel: PixelKernel {
+    /// Fills `target.rect` from `input`, whose rows up to `inputRegions(for:)[0].maxY` are ready.
+    func render(from input: CompactImage, into target: RegionTarget)
+}

@@ -1,0 +1,45 @@
+/// Read access to a rectangle of pixels the pipeline holds for one kernel call: one pointer per
+/// row, so neighbouring rows may live in different bands and rows past an edge may repeat.
+///
+/// Valid only inside the call that received it, on that call's thread. Pixels are premultiplied
+/// float RGBA. Every pixel of `rect` may be read, including those outside the producing image:
+/// the pipeline answers those according to the consumer's ``EdgeMode``.
+public struct RegionView {
+    /// The rectangle readable through this view, in the producer's coordinates.
+    public let rect: Rect
+    @usableFromInline let rows: UnsafePointer<UnsafePointer<Pixel>>
+
+    init(rect: Rect, rows: UnsafePointer<UnsafePointer<Pixel>>) {
+        self.rect = rect
+        self.rows = rows
+    }
+
+    /// Pixel (`x`, `y`) of the producer's image, for `x` in `rect.x ..< rect.maxX`, and the
+    /// pixels after it along the row up to `rect.maxX`.
+    @inlinable public func pointer(_ x: Int, _ y: Int) -> UnsafePointer<Pixel> {
+        rows[y - rect.y] + (x - rect.x)
+    }
+
+    @inlinable public subscript(x: Int, y: Int) -> Pixel { pointer(x, y).pointee }
+}
+
+/// Write access to the rectangle a kernel call must fill, and nothing else: rows are `stride`
+/// pixels apart and belong to this call alone, so no other thread writes them meanwhile.
+public struct RegionTarget {
+    /// The rectangle to fill, in the kernel's output coordinates.
+    public let rect: Rect
+    @usableFromInline let origin: UnsafeMutablePointer<Pixel>
+    @usableFromInline let stride: Int
+
+    /// - Parameter origin: where pixel (`rect.x`, `rect.y`) goes.
+    init(rect: Rect, origin: UnsafeMutablePointer<Pixel>, stride: Int) {
+        self.rect = rect
+        self.origin = origin
+        self.stride = stride
+    }
+
+    /// Pixel (`x`, `y`) of the output, and the pixels after it up to `rect.maxX`.
+    @inlinable public func pointer(_ x: Int, _ y: Int) -> UnsafeMutablePointer<Pixel> {
+        origin + ((y - rect.y) * stride + (x - rect.x))
+    }
+}

@@ -1,0 +1,103 @@
+/// The horizontal half of a separable resize: every row of the input, reduced (or enlarged)
+/// across. Its rows are cached by the pipeline, so the vertical half's overlapping windows
+/// reuse them instead of reducing the same source rows again.
+struct ResampleAcross: PixelKernel {
+    let inputSize: Size
+    let weights: AxisWeights
+
+    var outputSize: Size { Size(width: weights.start.count, height: inputSize.height) }
+    var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .clamp)] }
+
+    func inputRegions(for output: Rect) -> [Rect] {
+        let xs = weights.sourceRange(of: output.x..<output.maxX)
+        return [Rect(x: xs.lowerBound, y: output.y, width: xs.count, height: output.height)]
+    }
+
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let r = target.rect, view = inputs[0], taps = weights.taps
+        weights.weights.withUnsafeBufferPointer { hw in
+            weights.start.withUnsafeBufferPointer { hs in
+                for y in r.y..<r.maxY {
+                    // Column 0 of the source row: each output reads from its own start column.
+                    let src = view.pointer(view.rect.x, y) - view.rect.x
+                    let out = target.pointer(r.x, y)
+                    for i in 0..<r.width {
+                        let o = r.x + i
+                        let s = src + hs[o]
+                        let w = hw.baseAddress! + o * taps
+                        // Four independent sums let the loads and multiplies overlap.
+                        var a0 = Pixel.zero, a1 = Pixel.zero, a2 = Pixel.zero, a3 = Pixel.zero
+                        var k = 0
+                        while k + 4 <= taps {
+                            a0 += s[k] * w[k]
+                            a1 += s[k + 1] * w[k + 1]
+                            a2 += s[k + 2] * w[k + 2]
+                            a3 += s[k + 3] * w[k + 3]
+                            k += 4
+                        }
+                        while k < taps { a0 += s[k] * w[k]; k += 1 }
+                        out[i] = (a0 + a1) + (a2 + a3)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The vertical half of a separable resize, placing the picture on the output canvas (`fit:
+/// contain` pads around it with the background).
+struct ResampleDown: PixelKernel {
+    /// The horizontal half's output.
+    let inputSize: Size
+    let weights: AxisWeights
+    let outputSize: Size
+    /// Where the resampled picture lies on the output.
+    let placement: Rect
+    let background: Pixel
+    /// Kernels with negative lobes (bicubic, lanczos3) overshoot at hard edges; their results
+    /// are clamped so that alpha stays in 0…1 and colour never exceeds alpha (valid premultiplied).
+    let clampsOvershoot: Bool
+
+    var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .clamp)] }
+
+    var preservesOpacity: Bool { background[3] >= 1 || placement == Rect(size: outputSize) }
+
+    func inputRegions(for output: Rect) -> [Rect] {
+        let picture = output.intersection(placement)
+        guard !picture.isEmpty else { return [Rect(x: 0, y: 0, width: 0, height: 0)] }
+        let ys = weights.sourceRange(of: (picture.y - placement.y)..<(picture.maxY - placement.y))
+        return [Rect(x: picture.x - placement.x, y: ys.lowerBound, width: picture.width, height: ys.count)]
+    }
+
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let r = target.rect, view = inputs[0], taps = weights.taps
+        let picture = r.intersection(placement)
+        weights.weights.withUnsafeBufferPointer { vw in
+            for y in r.y..<r.maxY {
+                let out = target.pointer(r.x, y)
+                guard !picture.isEmpty, y >= picture.y, y < picture.maxY else {
+                    out.update(repeating: background, count: r.width)
+                    continue
+                }
+                let left = picture.x - r.x, width = picture.width
+                out.update(repeating: background, count: left)
+                (out + left + width).update(repeating: background, count: r.maxX - picture.maxX)
+                let o = y - placement.y, first = weights.start[o]
+                let w = vw.baseAddress! + o * taps
+                let dst = out + left, column = picture.x - placement.x
+                let row0 = view.pointer(column, first), w0 = w[0]
+                for i in 0..<width { dst[i] = row0[i] * w0 }
+                for k in 1..<max(taps, 1) where w[k] != 0 {
+                    let line = view.pointer(column, first + k), wk = w[k]
+                    for i in 0..<width { dst[i] += line[i] * wk }
+                }
+                if clampsOvershoot {
+                    for i in 0..<width {
+                        let a = min(max(dst[i][3], 0), 1)
+                        dst[i] = dst[i].clamped(lowerBound: .zero, upperBound: Pixel(a, a, a, a))
+                    }
+                }
+            }
+        }
+    }
+}
