@@ -65,7 +65,7 @@ final class DaemonEndToEndTests: XCTestCase {
             let report = try XCTUnwrap(s.report("reports/\(name).json"))
             XCTAssertEqual(report["status"] as? String, "ok", name)
             XCTAssertTrue(report["error"] is NSNull)
-            XCTAssertEqual(report["schema_version"] as? Int, 1)
+            XCTAssertEqual(report["schema_version"] as? Int, 2, "schema 2 since the streaming core (outputs[].nodes)")
             XCTAssertNotNil(report["darkroom_version"] as? String)
             XCTAssertEqual((report["config_sha256"] as? String)?.count, 64)
             let input = try XCTUnwrap(report["input"] as? [String: Any])
