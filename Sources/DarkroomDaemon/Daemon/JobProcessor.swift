@@ -39,6 +39,7 @@ struct JobProcessor: Sendable {
         } catch {
             switch error {
             case .gone:
+                reportFailures.withLock { $0[job.path] = nil }  // nothing left to report on
                 return .done
             case .notRegularFile:
                 logger.notice("\(name) is not a regular file (a symbolic link, FIFO or device); it is left alone", metadata: metadata)
