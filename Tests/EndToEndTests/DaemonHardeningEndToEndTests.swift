@@ -108,12 +108,12 @@ final class DaemonHardeningEndToEndTests: XCTestCase {
 
     func testAnImageThatCouldNeverFitTheMemoryBudgetFailsAsTooLargeAndTheDaemonGoesOn() throws {
         let s = Scratch()
-        s.writeConfig(config(s, limits: "max_memory: 64MiB"))
+        s.writeConfig(config(s, limits: "max_memory: 16MiB"))
         let daemon = try start(s)
-        // 10000×10000 is exactly the default max_pixels: a few hundred KB of PNG whose float
-        // stages need gigabytes.
+        // 10000×10000 is exactly the default max_pixels: a few hundred KB of PNG; even streamed,
+        // bands 10000 pixels wide need more than the whole 16 MiB budget.
         s.writeAndRename("inbox/bomb.png", try PNGBomb.make(side: 10_000))
-        s.writeAndRename("inbox/small.png", try picture(width: 500, height: 500, format: .png))
+        s.writeAndRename("inbox/small.png", try picture(width: 64, height: 64, format: .png))
 
         XCTAssertTrue(eventually { s.exists("failed/bomb.png") && s.exists("done/small.png") }, tail(daemon))
         let report = try XCTUnwrap(s.report("reports/bomb.png.json"))
@@ -122,7 +122,7 @@ final class DaemonHardeningEndToEndTests: XCTestCase {
         XCTAssertEqual(error["code"] as? String, "too_large")
         XCTAssertTrue((error["message"] as? String ?? "").contains("limits.max_memory"), "\(error)")
         XCTAssertEqual(s.report("reports/small.png.json")?["status"] as? String, "ok")
-        XCTAssertTrue(daemon.log.contains("memory budget for images: 64 MiB (limits.max_memory)"), tail(daemon))
+        XCTAssertTrue(daemon.log.contains("memory budget for images: 16 MiB (limits.max_memory)"), tail(daemon))
         stop(daemon)
     }
 
