@@ -89,7 +89,7 @@ struct ProcessCommand: ParsableCommand {
 
     private func writeReport(_ report: JobReport, for input: String, into folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let name = URL(fileURLWithPath: input).lastPathComponent + ".json"
+        let name = JobReport.fileName(forInput: URL(fileURLWithPath: input).lastPathComponent)
         try AtomicFile.write(Array(try report.jsonData()), to: folder + "/" + name)
     }
 }

@@ -51,7 +51,7 @@ public struct WatchLayout: Sendable {
     /// hash (see ``NameFit``).
     public func reportPath(forRelative relative: String) -> String {
         let folder = FileIO.parent(of: "/" + relative)
-        let name = NameFit.fit(FileIO.fileName(of: relative), suffix: ".json")
+        let name = JobReport.fileName(forInput: FileIO.fileName(of: relative))
         return watch.reportsDirectory + (folder == "/" ? "" : folder) + "/" + name
     }
     public func donePath(forRelative relative: String) -> String { watch.doneDirectory + "/" + relative }
