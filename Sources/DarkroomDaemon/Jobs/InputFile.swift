@@ -50,6 +50,8 @@ final class InputFile: Sendable {
             switch errno {
             case ENOENT, ENOTDIR: throw .gone
             case ELOOP: throw .notRegularFile
+            // Someone holds a write lease (O_NONBLOCK makes open say so instead of waiting).
+            case EWOULDBLOCK: throw .beingWritten
             case let code: throw .system(FileError("read", path, errno: code))
             }
         }
