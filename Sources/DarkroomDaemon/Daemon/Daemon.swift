@@ -8,10 +8,11 @@ import Logging
 /// The long-running service: watches the configured folders and processes every image that
 /// lands in them (see DESIGN.md §5 and the README's "Daemon" section).
 ///
-/// Threads: the thread calling ``run()`` owns inotify and the settle check; a bounded pool of
-/// Dispatch workers runs jobs (tiles inside a job use the executor's concurrency); signals
-/// arrive on a serial Dispatch queue. They share only ``JobQueue`` and the lock-protected
-/// ``Control`` and statistics.
+/// Threads: the thread calling ``run()`` owns inotify (``WatchLoop``); the ``Intake``'s serial
+/// queue owns the settle check, the backlog and retries; a bounded pool of Dispatch workers
+/// runs jobs (strips inside a job use the executor's concurrency); signals arrive on a serial
+/// Dispatch queue. They meet only in ``JobQueue``, the intake's entry points (which hop onto
+/// its queue), the memory budget, and the lock-protected ``Control`` and statistics.
 public final class Daemon: Sendable {
     private let initialConfig: DaemonConfig
     private let configPath: String?
