@@ -64,6 +64,29 @@ final class InputFileTests: XCTestCase {
     }
 }
 
+extension InputFileTests {
+    func testTheLeaseMonitorLetsAWriterGoOnWithoutWaitingForTheJob() throws {
+        let folder = TemporaryFolder()
+        let path = folder.write("photo.png", try encodedCard(width: 4, height: 4, format: .png))
+        let input = try InputFile.open(path, maxBytes: 1 << 20, lease: true)
+        try XCTSkipUnless(input.leased, "no read lease on this file system")
+        let monitor = LeaseMonitor()
+        monitor.watch(input)
+        defer { monitor.unwatch(input) }
+        // Without the monitor the writer's open would wait for the job (or 45 s, the kernel's
+        // lease-break-time); with it, the lease is given up as soon as it is seen broken.
+        let opened = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let fd = open(path, O_WRONLY)
+            close(fd)
+            opened.signal()
+        }
+        XCTAssertEqual(opened.wait(timeout: .now() + 10), .success, "the writer got its file while the job still holds it")
+        XCTAssertTrue(input.leaseBroken, "and the job still sees that it must give up")
+        withExtendedLifetime(input) {}
+    }
+}
+
 /// The memory budget and the estimate it is fed with.
 final class MemoryBudgetTests: XCTestCase {
     func testReservationsWaitForRoomAndAnEstimateLargerThanTheBudgetNeverFits() {

@@ -17,6 +17,8 @@ struct JobProcessor: Sendable {
     let reportFailures = Locked([String: Int]())
     /// Whether the "no leases here" notice was logged.
     let leaseNoticeGiven = Locked(false)
+    /// Gives up broken leases at once, so writers do not wait for a job's next check.
+    let leaseMonitor = LeaseMonitor()
 
     /// What the intake should do with the job's file.
     enum Outcome: Equatable {
@@ -55,6 +57,8 @@ struct JobProcessor: Sendable {
                 return finish(job, report: report, reportPath: reportPath, stampBefore: nil)
             }
         }
+        leaseMonitor.watch(input)
+        defer { leaseMonitor.unwatch(input) }
         let sha256 = SHA256.hex(input.bytes)
         let existing = JobReport.read(from: reportPath)
         if case .finish(let status) = ProcessedOnceRule.decide(existingReport: existing, inputSHA256: sha256) {

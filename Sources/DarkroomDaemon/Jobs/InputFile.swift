@@ -97,6 +97,7 @@ final class InputFile: Sendable {
 
     /// Whether a writer opened the file since the lease was taken (the kernel then waits for
     /// us, up to `/proc/sys/fs/lease-break-time`, before letting the writer go on).
+    /// Stays true once the lease was given up (``LeaseMonitor``).
     var leaseBroken: Bool { leased && darkroom_lease(descriptor) != F_RDLCK }
 
     /// A lease break is announced with SIGIO, whose default action ends the process; the
