@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
         .systemLibrary(name: "CSHA", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Leases, extended attributes, rename without replacing: glibc, behind _GNU_SOURCE.
+        .systemLibrary(name: "CLinuxFiles"),
 
         // The filter core: images, tiles, filters, registry, chain compiler. No files, no YAML.
         .target(name: "DarkroomCore"),
@@ -31,7 +33,7 @@ let package = Package(
         .target(
             name: "DarkroomDaemon",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "CInotifyTools", "CSHA",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "CInotifyTools", "CSHA", "CLinuxFiles",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -102,15 +102,15 @@ struct ProcessCommand: ParsableCommand {
             return (absolute + "/{stem}." + (fmt == .png ? "png" : "jpg"), fmt)
         }
         let ext = URL(fileURLWithPath: absolute).pathExtension.lowercased()
-        let fromExt: OutputFormat? = ["png": .png, "jpg": .jpeg, "jpeg": .jpeg][ext]
-        guard let fmt = format ?? fromExt else {
+        guard let fmt = format ?? OutputFormat(fileExtension: ext) else {
             throw ValidationError("-o \(output): cannot tell the format from the extension; use .png or .jpg, or --format")
         }
         return (absolute, fmt)
     }
 
     private static func writeReport(_ report: JobReport, for input: String, into folder: String) throws {
-        let name = URL(fileURLWithPath: input).lastPathComponent + ".json"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let name = JobReport.fileName(forInput: URL(fileURLWithPath: input).lastPathComponent)
         try AtomicFile.write(Array(try report.jsonData()), to: folder + "/" + name)
     }
 }

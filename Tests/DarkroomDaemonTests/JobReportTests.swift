@@ -38,7 +38,8 @@ final class JobReportTests: XCTestCase {
 
         let output = try XCTUnwrap((json["outputs"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "nodes",
-                                          "peak_pixel_bytes", "shrink_on_load"])
+                                          "peak_pixel_bytes", "shrink_on_load", "conflict"])
+        XCTAssertTrue(output["conflict"] is NSNull, "no conflict is null, not a missing key")
         XCTAssertEqual(output["seed"] as? Int, 42)
         let step = try XCTUnwrap((output["chain"] as? [[String: Any]])?.first)
         XCTAssertEqual(step["filter"] as? String, "sepia")

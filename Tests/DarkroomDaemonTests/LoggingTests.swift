@@ -35,7 +35,40 @@ final class StderrLogHandlerTests: XCTestCase {
                                            metadata: ["report": "/r/new\nline.png.json"], label: "d",
                                            date: date, json: false, journal: true)
         XCTAssertFalse(line.contains("\n"), line)
-        XCTAssertEqual(line, "<6>new | line.png was already processed [report=/r/new | line.png.json]")
+        XCTAssertEqual(line, "<6>new\\nline.png was already processed [report=/r/new\\nline.png.json]")
+    }
+
+    func testEscapeSequencesInANameReachTheTextLogEscaped() {
+        let line = StderrLogHandler.format(level: .info, message: "\u{1B}[2J\u{1B}[31mfake.png\u{9B}1m\u{7F}", metadata: [:],
+                                           label: "d", date: date, json: false, journal: true)
+        XCTAssertEqual(line, "<6>\\x1B[2J\\x1B[31mfake.png\\u{9B}1m\\x7F")
+        XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+
+    func testAHandlersLevelIsItsOwnAndTheConfigsLevelAppliesUntilItIsSet() {
+        let shared = Locked(StderrLogHandler.Settings(level: .info, json: false, journal: false))
+        var a = StderrLogHandler(label: "a", settings: shared)
+        let b = StderrLogHandler(label: "b", settings: shared)
+        a.logLevel = .trace
+        XCTAssertEqual(a.logLevel, .trace)
+        XCTAssertEqual(b.logLevel, .info, "setting one handler's level leaves the others alone")
+        shared.withLock { $0.level = .warning }  // a reload
+        XCTAssertEqual(b.logLevel, .warning)
+        XCTAssertEqual(a.logLevel, .trace)
+    }
+
+    func testTimestampsAreUTCWithMilliseconds() {
+        XCTAssertEqual(ISOTime.format(Date(timeIntervalSince1970: 1_746_100_800.25)), "2025-05-01T12:00:00.250Z")
+        XCTAssertEqual(ISOTime.format(Date(timeIntervalSince1970: 0.9996)), "1970-01-01T00:00:01.000Z")
+    }
+
+    func testNamesThatAreNotUTF8AreCarriedExactlyAndShownEscaped() {
+        let raw: [UInt8] = Array("caf".utf8) + [0xE9, 0xFF] + Array(".png".utf8)
+        let name = RawName.string(fromBytes: raw)
+        XCTAssertEqual(RawName.bytes(of: name), raw, "the system calls get the very same bytes back")
+        XCTAssertEqual(RawName.display(name), "caf\\xE9\\xFF.png")
+        XCTAssertEqual(RawName.string(fromBytes: Array("ünï 写真.png".utf8)), "ünï 写真.png")
+        XCTAssertEqual(RawName.display("new\nline\u{1B}.png"), "new\\nline\\x1B.png")
     }
 
     func testJournalLinesStartWithTheSyslogPriority() {
@@ -50,7 +83,7 @@ final class StderrLogHandlerTests: XCTestCase {
     func testTextLinesOutsideTheJournalCarryTimeAndLevelOnOneLine() {
         let line = StderrLogHandler.format(level: .warning, message: "a\nb", metadata: [:], label: "d",
                                            date: date, json: false, journal: false)
-        XCTAssertEqual(line, "1970-01-01T00:00:00.000Z warning a | b")
+        XCTAssertEqual(line, "1970-01-01T00:00:00.000Z warning a\\nb")
     }
 
     func testJSONLinesAreOneObjectEach() throws {

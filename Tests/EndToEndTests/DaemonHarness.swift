@@ -188,3 +188,34 @@ func picture(width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
     }
     return try ImageCodec.encode(image, options: EncodeOptions(format: format))
 }
+
+/// Starting, stopping and watching the daemon, and the tmpfs mounts the disk tests need.
+extension XCTestCase {
+    /// `darkroom run` on the scratch tree's config, once it sent READY=1.
+    func start(_ s: Scratch) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")])
+        guard daemon.waitForNotification("READY=1") else { throw DaemonDidNotStart(log: daemon.log) }
+        return daemon
+    }
+
+    func stop(_ daemon: DaemonProcess) {
+        // Read what waits on the notify socket first: a full socket queue (10 datagrams by
+        // default) would make the daemon drop STOPPING=1, as systemd never lets it fill.
+        _ = daemon.notifications(matching: "STOPPING=1")
+        daemon.send(SIGTERM)
+        XCTAssertEqual(daemon.waitForExit(), 0, "SIGTERM should end the daemon with 0; log:\n\(tail(daemon))")
+        XCTAssertTrue(daemon.waitForNotification("STOPPING=1", seconds: 1), "systemd hears STOPPING=1")
+    }
+
+    /// The last lines of the log, enough to see why a wait failed without flooding the output.
+    func tail(_ daemon: DaemonProcess) -> String { daemon.log.split(separator: "\n").suffix(30).joined(separator: "\n") }
+
+    /// Mounts a small tmpfs at `folder`, or skips the test when this machine does not allow it.
+    func mountTmpfs(_ folder: String, options: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard mount("tmpfs", folder, "tmpfs", 0, options) == 0 else {
+            throw XCTSkip("cannot mount a tmpfs at \(folder) (\(String(cString: strerror(errno)))); this test needs root")
+        }
+        addTeardownBlock { umount2(folder, Int32(MNT_DETACH)) }
+    }
+}

@@ -29,28 +29,6 @@ final class DaemonRobustnessEndToEndTests: XCTestCase {
         """
     }
 
-    func start(_ s: Scratch) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")])
-        guard daemon.waitForNotification("READY=1") else { throw DaemonDidNotStart(log: daemon.log) }
-        return daemon
-    }
-
-    func stop(_ daemon: DaemonProcess) {
-        daemon.send(SIGTERM)
-        XCTAssertEqual(daemon.waitForExit(), 0, "SIGTERM should end the daemon with 0; log:\n\(daemon.log)")
-    }
-
-    /// The last lines of the log, enough to see why a wait failed without flooding the output.
-    func tail(_ daemon: DaemonProcess) -> String { daemon.log.split(separator: "\n").suffix(30).joined(separator: "\n") }
-
-    /// Mounts a small tmpfs at `folder`, or skips the test when this machine does not allow it.
-    func mountTmpfs(_ folder: String, options: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let rc = mount("tmpfs", folder, "tmpfs", 0, options)
-        guard rc == 0 else { throw XCTSkip("cannot mount a tmpfs here (\(String(cString: strerror(errno)))); needs root") }
-        addTeardownBlock { umount2(folder, Int32(MNT_DETACH)) }
-    }
-
     func testAFileRewrittenWhileItIsProcessedIsProcessedAgainNotMovedAwayUnseen() throws {
         let s = Scratch()
         // A slow chain, so that the second version lands while the first is being processed.

@@ -26,12 +26,6 @@ final class OperationsEndToEndTests: XCTestCase {
         """
     }
 
-    func start(_ s: Scratch) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")])
-        guard daemon.waitForNotification("READY=1") else { throw DaemonDidNotStart(log: daemon.log) }
-        return daemon
-    }
-
     func statusJSON(_ s: Scratch) throws -> (CommandResult, [String: Any]?) {
         let result = try darkroom(["status", "--config", s.path("config.yaml"), "--json"])
         return (result, try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

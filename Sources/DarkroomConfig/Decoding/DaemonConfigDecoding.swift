@@ -31,9 +31,12 @@ extension ConfigDecoder {
 
     private func decodeLimits(_ node: YAMLNode, _ path: String) -> Limits {
         var limits = Limits()
-        guard let f = fields(node, path: path, known: ["max_pixels", "max_file_bytes"]) else { return limits }
+        let known = ["max_pixels", "max_file_bytes", "max_memory", "max_seconds"]
+        guard let f = fields(node, path: path, known: known) else { return limits }
         limits.maxPixels = optional(f, "max_pixels", default: limits.maxPixels) { integer($0, $1, in: 1...Limits.maximumPixelLimit) }
         limits.maxFileBytes = optional(f, "max_file_bytes", default: limits.maxFileBytes) { byteSize($0, $1) }
+        limits.maxMemory = optional(f, "max_memory", default: nil) { byteSize($0, $1) }
+        limits.maxSeconds = optional(f, "max_seconds", default: limits.maxSeconds) { seconds($0, $1, in: 0.001...86_400) }
         return limits
     }
 

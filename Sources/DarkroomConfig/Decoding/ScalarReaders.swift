@@ -22,6 +22,17 @@ extension ConfigDecoder {
         return value
     }
 
+    /// A duration in seconds, fractions allowed (`120`, `0.5`).
+    func seconds(_ node: YAMLNode, _ path: String, in range: ClosedRange<Double>) -> Double? {
+        let expectation = "expected a number of seconds from \(range.lowerBound) to \(Int(range.upperBound))"
+        guard let text = scalar(node, path, expectation) else { return nil }
+        guard let value = Double(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
+            error(node.mark, path, "\(expectation), got \(node.shortDescription)")
+            return nil
+        }
+        return value
+    }
+
     func boolean(_ node: YAMLNode, _ path: String) -> Bool? {
         let expectation = "expected true or false"
         guard let text = scalar(node, path, expectation) else { return nil }

@@ -10,7 +10,7 @@ struct DecodedWatch {
 extension ConfigDecoder {
     static let watchKeys = [
         "name", "path", "recursive", "include", "settle_ms", "on_success",
-        "done_dir", "failed_dir", "reports_dir", "seed", "outputs",
+        "done_dir", "failed_dir", "reports_dir", "on_conflict", "seed", "outputs",
     ]
 
     /// Nil when the watch has no usable path (nothing else about it can then be checked).
@@ -38,6 +38,7 @@ extension ConfigDecoder {
             settleMilliseconds: optional(f, "settle_ms", default: 250) { integer($0, $1, in: 0...600_000) },
             onSuccess: optional(f, "on_success", default: .move) { choice($0, $1, SuccessAction.self) },
             doneDirectory: dir("done_dir"), failedDirectory: dir("failed_dir"), reportsDirectory: dir("reports_dir"),
+            onConflict: optional(f, "on_conflict", default: .number) { choice($0, $1, ConflictRule.self) },
             seed: optional(f, "seed", default: nil) { seed($0, $1) },
             outputs: outputs.map(\.config))
         return DecodedWatch(config: config, path: path, fields: f, outputs: outputs.map { ($0.path, $0.mark) })

@@ -10,11 +10,12 @@ public enum ConfigLoader {
         let text: String
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: absolute))
-            guard let decoded = String(data: data, encoding: .utf8) else {
-                throw ConfigError(diagnostics: [ConfigDiagnostic(file: path, line: 0, column: 0,
-                                                                 message: "is not UTF-8 text")])
+            let bytes = [UInt8](data)
+            if let bad = UTF8Position.firstInvalid(in: bytes) {
+                throw ConfigError(diagnostics: [ConfigDiagnostic(file: path, line: bad.line, column: bad.column, message:
+                    String(format: "byte 0x%02X is not UTF-8 text; save the file as UTF-8", bad.byte))])
             }
-            text = decoded
+            text = String(decoding: bytes, as: UTF8.self)
         } catch let error as ConfigError {
             throw error
         } catch {

@@ -40,14 +40,24 @@ public struct Limits: Sendable, Equatable {
     public var maxPixels: Int
     /// Size of an input file in bytes; default 256 MiB.
     public var maxFileBytes: Int
+    /// The pixel memory all jobs together may use at once (each job's peak is estimated before
+    /// it starts; jobs wait while the budget is spent). Nil: derived at start-up from the
+    /// cgroup's `memory.max` (systemd's `MemoryMax=`), else from the machine's memory.
+    public var maxMemory: Int?
+    /// Wall-clock seconds one file may take once it started (budget waits excluded); past it
+    /// the job is abandoned and reported `timeout`. Default 120.
+    public var maxSeconds: Double
 
     /// The largest `max_pixels` a config may set: 10 gigapixels, 160 GB as float RGBA. Beyond
     /// it the limit no longer protects anything, and pixel counts × 16 bytes could overflow.
     public static let maximumPixelLimit = 10_000_000_000
 
-    public init(maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20) {
+    public init(maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20, maxMemory: Int? = nil,
+                maxSeconds: Double = 120) {
         self.maxPixels = maxPixels
         self.maxFileBytes = maxFileBytes
+        self.maxMemory = maxMemory
+        self.maxSeconds = maxSeconds
     }
 }
 

@@ -18,6 +18,8 @@ public struct WatchConfig: Sendable, Equatable {
     public var failedDirectory: String
     /// Absolute; where the JSON reports go (default `<path>/../reports`).
     public var reportsDirectory: String
+    /// What happens when an output path is already taken by the output of another input.
+    public var onConflict: ConflictRule
     /// A fixed seed for `random` parameters; nil draws a fresh seed per job.
     public var seed: UInt64?
     /// At least one.
@@ -31,7 +33,7 @@ public struct WatchConfig: Sendable, Equatable {
                 include: [String] = WatchConfig.defaultInclude, settleMilliseconds: Int = 250,
                 onSuccess: SuccessAction = .move, doneDirectory: String? = nil,
                 failedDirectory: String? = nil, reportsDirectory: String? = nil,
-                seed: UInt64? = nil, outputs: [OutputConfig]) {
+                onConflict: ConflictRule = .number, seed: UInt64? = nil, outputs: [OutputConfig]) {
         self.name = name ?? ConfigPath.lastComponent(of: path)
         self.path = path
         self.recursive = recursive
@@ -41,6 +43,7 @@ public struct WatchConfig: Sendable, Equatable {
         self.doneDirectory = doneDirectory ?? ConfigPath.sibling("done", of: path)
         self.failedDirectory = failedDirectory ?? ConfigPath.sibling("failed", of: path)
         self.reportsDirectory = reportsDirectory ?? ConfigPath.sibling("reports", of: path)
+        self.onConflict = onConflict
         self.seed = seed
         self.outputs = outputs
     }
@@ -54,4 +57,15 @@ public enum SuccessAction: String, Sendable, Equatable, CaseIterable {
     case delete
     /// Left where it is (the daemon remembers it was processed).
     case keep
+}
+
+/// What happens when two inputs map to one output path (`x.jpg` and `x.png` → `out/x.jpg`).
+/// An output the same input wrote before (its earlier version) is always replaced.
+public enum ConflictRule: String, Sendable, Equatable, CaseIterable {
+    /// The later input's output replaces the earlier one (the report says whose it replaced).
+    case overwrite
+    /// The later output gets a free numbered name (`x-1.jpg`); nothing is replaced. Default.
+    case number
+    /// The later input fails (`output_exists`) and goes to the failed folder.
+    case fail
 }

@@ -2,9 +2,10 @@ import Foundation
 
 /// The placeholders an output path may hold, filled in for each input:
 /// `{stem}` (input file name without extension), `{name}` (with it), `{ext}` (the input's
-/// extension, without the dot) and `{watch}` (the watch's name).
+/// extension, without the dot), `{watch}` (the watch's name) and `{dir}` (the folder of the
+/// input below the watched folder, empty at its top; `a/b` for `a/b/x.jpg`).
 public enum OutputTemplate {
-    public static let placeholders = ["stem", "name", "ext", "watch"]
+    public static let placeholders = ["stem", "name", "ext", "watch", "dir"]
 
     /// The names written in braces in `template`, in order.
     static func placeholders(in template: String) -> [String] {
@@ -18,16 +19,28 @@ public enum OutputTemplate {
         return names
     }
 
-    /// Fills the placeholders for one input file.
-    public static func render(_ template: String, inputPath: String, watch: String) -> String {
-        let name = ConfigPath.lastComponent(of: inputPath)
+    /// Fills the placeholders for one input file. `relativePath` is the input's path below the
+    /// watched folder (`a/b/x.jpg`). With `mirrorFolders` (a recursive watch) a template without
+    /// `{dir}` gets the input's folder inserted before its file name, so `a/x.jpg` and `b/x.jpg`
+    /// do not write the same output.
+    public static func render(_ template: String, relativePath: String, watch: String, mirrorFolders: Bool = false) -> String {
+        let name = ConfigPath.lastComponent(of: relativePath)
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
         let ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
-        return template.replacingOccurrences(of: "{stem}", with: stem)
+        let dir = relativePath.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
+        var filled = template
+        if !template.contains("{dir}"), mirrorFolders, !dir.isEmpty, let slash = filled.lastIndex(of: "/") {
+            filled.insert(contentsOf: "/{dir}", at: slash)
+        }
+        filled = filled.replacingOccurrences(of: "{stem}", with: stem)
             .replacingOccurrences(of: "{name}", with: name)
             .replacingOccurrences(of: "{ext}", with: ext)
             .replacingOccurrences(of: "{watch}", with: watch)
+            .replacingOccurrences(of: "{dir}", with: dir)
+        // An empty {dir} leaves "//": one slash, as the path means.
+        while filled.contains("//") { filled = filled.replacingOccurrences(of: "//", with: "/") }
+        return filled
     }
 
     /// The folder every output of this template lands in or below, known before any input:
@@ -55,8 +68,9 @@ public enum OutputTemplate {
 }
 
 extension OutputConfig {
-    /// Where this output goes for `inputPath` arriving in the watch named `watch`.
-    public func path(forInput inputPath: String, watch: String) -> String {
-        OutputTemplate.render(pathTemplate, inputPath: inputPath, watch: watch)
+    /// Where this output goes for an input at `relativePath` below the folder of the watch named
+    /// `watch` (a plain file name outside a watch); `mirrorFolders` for recursive watches.
+    public func path(forInput relativePath: String, watch: String, mirrorFolders: Bool = false) -> String {
+        OutputTemplate.render(pathTemplate, relativePath: relativePath, watch: watch, mirrorFolders: mirrorFolders)
     }
 }

@@ -8,10 +8,11 @@ import Logging
 /// The long-running service: watches the configured folders and processes every image that
 /// lands in them (see DESIGN.md §5 and the README's "Daemon" section).
 ///
-/// Threads: the thread calling ``run()`` owns inotify and the settle check; a bounded pool of
-/// Dispatch workers runs jobs (tiles inside a job use the executor's concurrency); signals
-/// arrive on a serial Dispatch queue. They share only ``JobQueue`` and the lock-protected
-/// ``Control`` and statistics.
+/// Threads: the thread calling ``run()`` owns inotify (``WatchLoop``); the ``Intake``'s serial
+/// queue owns the settle check, the backlog and retries; a bounded pool of Dispatch workers
+/// runs jobs (strips inside a job use the executor's concurrency); signals arrive on a serial
+/// Dispatch queue. They meet only in ``JobQueue``, the intake's entry points (which hop onto
+/// its queue), the memory budget, and the lock-protected ``Control`` and statistics.
 public final class Daemon: Sendable {
     private let initialConfig: DaemonConfig
     private let configPath: String?
@@ -47,21 +48,32 @@ public final class Daemon: Sendable {
         let sources = installSignalHandlers(on: signalQueue)
         defer { sources.forEach { $0.cancel() } }
 
-        let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor(), activity: activity)
+        let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor(), activity: activity,
+                                     budget: Locked(makeBudget(initialConfig, previous: nil)))
+        // Files flow one way: watcher → intake (settle) → queue → job → report → disposition.
+        // The one way back is a file the job could not finish now, which the intake retries.
         // Workers never notify systemd themselves: STATUS= goes from this thread, at most once a
         // second, so a burst of files is not a burst of datagrams.
+        let intakeBox = Locked<Intake?>(nil)
         let queue = JobQueue<DaemonJob>(capacity: initialConfig.queueCapacity, workers: initialConfig.workers) { [activity] job in
             activity.started(job.path, watch: job.layout.watch.name)
-            processor.process(job)
+            let outcome = processor.process(job)
             activity.ended(job.path)
+            if case .retry(let seconds) = outcome {
+                intakeBox.current?.retry(job.path, afterSeconds: seconds)
+            }
         }
+        let intake = Intake(queue: queue, logger: logger)
+        intakeBox.withLock { $0 = intake }
+        // A file rewritten while it waited or ran is considered again once its job is done.
+        queue.onChangeWhileQueued { path in intake.consider(path) }
         var publisher = StatePublisher(config: initialConfig, activity: activity, logger: logger)
         let queuedByWatch = { queue.pendingCounts { $0.layout.watch.name } }
         let loop: WatchLoop
         do throws(FileError) {
-            loop = try WatchLoop(queue: queue, logger: logger)
+            loop = try WatchLoop(intake: intake, logger: logger)
             removeLeftoverTemporaries(initialConfig)
-            try loop.install(initialConfig)
+            try loop.install(initialConfig, queue: queue)
         } catch {
             logger.critical("\(error)")
             return 1
@@ -86,7 +98,7 @@ public final class Daemon: Sendable {
                 break
             }
             if let newConfig {
-                apply(newConfig, to: loop)
+                apply(newConfig, to: loop, queue: queue, processor: processor)
                 publisher.use(newConfig)
             }
             publisher.tick(queued: queuedByWatch)
@@ -98,7 +110,7 @@ public final class Daemon: Sendable {
         }
 
         notifier.send("STOPPING=1")
-        loop.stopTimer()
+        intake.stop()
         let inFlight = queue.inFlightCount
         var finished = queue.stop(waitingUpTo: 0)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.drainSeconds * 1e9)
@@ -132,9 +144,10 @@ public final class Daemon: Sendable {
         }
     }
 
-    private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop) {
+    private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop, queue: JobQueue<DaemonJob>, processor: JobProcessor) {
         do throws(FileError) {
-            try loop.install(newConfig)
+            try loop.install(newConfig, queue: queue)
+            processor.budget.withLock { $0 = makeBudget(newConfig, previous: $0) }
         } catch {
             activity.reload(succeeded: false)
             logger.critical("reload: \(error); stopping")
@@ -149,6 +162,14 @@ public final class Daemon: Sendable {
         notifier.send("READY=1\nSTATUS=" + Self.statusLine(stats.current, pending: nil))
     }
 
+    /// The memory budget for `config` (``MemoryLimit``): the one in use when its size is unchanged.
+    private func makeBudget(_ config: DaemonConfig, previous: MemoryBudget?) -> MemoryBudget {
+        let (bytes, source) = MemoryLimit.budget(configured: config.limits.maxMemory)
+        if let previous, previous.total == bytes { return previous }
+        logger.notice("memory budget for images: \(JobRunner.mebibytes(bytes)) (\(source)); larger jobs wait, and a job that could never fit fails as too_large")
+        return MemoryBudget(total: bytes)
+    }
+
     private func logStart(_ config: DaemonConfig) {
         let watches = config.watches.map { "\($0.name) (\($0.path), \($0.outputs.count) outputs)" }
         let list = watches.joined(separator: ", ")
@@ -159,7 +180,8 @@ public final class Daemon: Sendable {
     /// the temporary files of outputs and reports that a killed predecessor left behind.
     private func removeLeftoverTemporaries(_ config: DaemonConfig) {
         for watch in config.watches {
-            let folders = Set([watch.reportsDirectory] + watch.outputs.map {
+            // done/ and failed/ too: a move across file systems copies through a temporary name.
+            let folders = Set([watch.reportsDirectory, watch.doneDirectory, watch.failedDirectory] + watch.outputs.map {
                 OutputTemplate.fixedDirectory(of: $0.pathTemplate, watch: watch.name)
             })
             for folder in folders.sorted() {

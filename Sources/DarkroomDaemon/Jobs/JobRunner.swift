@@ -3,13 +3,13 @@ import DarkroomConfig
 import DarkroomCore
 import Foundation
 
-/// Runs one input through its outputs: read (size limit checked before reading), then for each
-/// output a streamed render (pixel limit checked from the header and every pipeline node's size
-/// before any pixel is decoded) and an atomic write.
+/// Runs one input through its outputs, in one direction: plan from the header (limits checked
+/// before any pixel is decoded), reserve the plan's memory, render each output
+/// (``OutputRendering``), place it (``OutputPlacement``), and describe it all in the report.
 ///
 /// It writes outputs only: no report file, and the input stays where it is; the daemon and the
-/// `process` command decide those. It never throws: every failure ends in the report, with the
-/// outputs written before it.
+/// `process` command decide those. Every failure ends in the report, with the outputs written
+/// before it; only an abandoned job (its input is being rewritten) has none.
 public struct JobRunner: Sendable {
     public let limits: Limits
     public let executor: StripExecutor
@@ -19,135 +19,132 @@ public struct JobRunner: Sendable {
         self.executor = executor
     }
 
-    /// Processes `inputPath`. Random parameters are drawn with `seed`, or with a fresh seed
-    /// (recorded in the report) when it is nil.
-    public func run(inputPath: String, watchName: String, outputs: [OutputConfig], seed: UInt64?) -> JobReport {
-        let started = Date()
-        let clock = Stopwatch()
-        var input = JobReport.Input(path: inputPath)
-        var written = [JobReport.Output]()
-        var decodeSeconds = 0.0, encodeSeconds = 0.0
-
-        func report(_ status: JobReport.Status, _ error: ReportError? = nil) -> JobReport {
-            let total = clock.seconds
-            return JobReport(watch: watchName, input: input, outputs: written,
-                             timings: .init(queued: started, started: started,
-                                            finished: started.addingTimeInterval(total),
-                                            decode: decodeSeconds, encode: encodeSeconds, total: total),
-                             status: status, error: error)
-        }
-
-        let bytes: [UInt8]
-        do throws(FileReadError) {
-            bytes = try FileIO.read(inputPath, maxBytes: limits.maxFileBytes)
-        } catch {
-            switch error {
-            case .tooLarge(let size):
-                input.bytes = size
-                return report(.failed, ReportError(code: CodecError.Code.tooLarge.rawValue, message:
-                    "the file has \(size) bytes, more than limits.max_file_bytes (\(limits.maxFileBytes))"))
-            case .system(let e):
-                return report(.failed, ReportError(code: CodecError.Code.io.rawValue, message: e.description))
-            }
-        }
-        input.bytes = bytes.count
-        input.sha256 = SHA256.hex(bytes)
-        input.format = ImageFormat.detect(bytes)?.rawValue
-        let decodeLimits = DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes)
-        let header: ImageInfo
-        do throws(CodecError) {
-            header = try ImageCodec.readInfo(bytes)
-        } catch {
-            return report(.failed, ReportError(code: error.code.rawValue, message: error.message))
-        }
-        input.fill(from: header)
-
-        let jobSeed = seed ?? Self.freshSeed()
-        var plans = [(path: String, filters: [ResolvedFilter], chain: CompiledChain)]()
-        for output in outputs {
-            let path = output.path(forInput: inputPath, watch: watchName)
-            do throws(ParameterError) {
-                let filters = try output.chain.resolve(seed: jobSeed)
-                plans.append((path, filters, ChainCompiler.compile(filters)))
-            } catch {
-                return report(.failed, ReportError(code: "chain_failed", message: "\(path): \(error.message)"))
-            }
-        }
-        guard !plans.isEmpty else {
-            // Nothing to write: still read every pixel, so a broken file is reported as broken.
-            do throws(CodecError) {
-                _ = try ImageCodec.decode(bytes, limits: decodeLimits)
-            } catch {
-                return report(.failed, ReportError(code: error.code.rawValue, message: error.message))
-            }
-            return report(.skipped)
-        }
-
-        for (index, (path, filters, chain)) in plans.enumerated() {
-            let output = outputs[index]
-            let format = ImageFormat(output.format)
-            // Each output streams the file again with its own shrink- and crop-on-load.
-            let rendered: ChainRenderer.Output
-            do throws(CodecError) {
-                rendered = try ChainRenderer.render(
-                    bytes, header: header, chain: chain,
-                    options: EncodeOptions(format: format, quality: output.quality, progressive: output.progressive),
-                    limits: decodeLimits, executor: executor)
-            } catch {
-                let message = error.code == .encodeFailed ? "\(path): \(error.message)" : error.message
-                return report(.failed, ReportError(code: error.code.rawValue, message: message))
-            }
-            decodeSeconds += rendered.stats.decodeSeconds
-            input.shrinkOnLoad = min(input.shrinkOnLoad ?? rendered.shrinkOnLoad, rendered.shrinkOnLoad)
-            input.warning = input.warning ?? rendered.warning
-            let writeClock = Stopwatch()
-            do throws(FileError) {
-                try AtomicFile.write(rendered.bytes, to: path)
-            } catch {
-                encodeSeconds += rendered.stats.encodeSeconds + writeClock.seconds
-                return report(.failed, ReportError(code: "write_failed", message: error.description))
-            }
-            encodeSeconds += rendered.stats.encodeSeconds + writeClock.seconds
-            written.append(JobReport.Output(
-                path: path, format: format.rawValue, width: rendered.size.width, height: rendered.size.height,
-                bytes: rendered.bytes.count, chain: filters.map { JobReport.ChainStep($0) }, seed: jobSeed,
-                nodes: rendered.stats.nodes.map { .init(filters: $0.names, seconds: $0.seconds, width: $0.size.width, height: $0.size.height) },
-                peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad))
-        }
-        return report(.ok)
+    /// What a job makes of its input, besides the input itself.
+    struct Spec: Sendable {
+        var inputPath: String
+        var naming: JobPlan.Naming
+        var outputs: [OutputConfig]
+        /// Random parameters are drawn with it; nil draws a fresh one (recorded in the report).
+        var seed: UInt64?
+        /// Nil: outputs replace whatever is at their path (the `process` command).
+        var owner: OutputPlacement.Owner?
+        var queued: Date?
+        var configSHA256: String?
     }
+
+    /// How a job ended.
+    enum Outcome {
+        case finished(JobReport)
+        /// Given up without a report: `shouldAbandon` said so (a writer opened the input).
+        case abandoned
+    }
+
+    /// Processes the file at `inputPath` once, as `darkroom process` does: opened once (never
+    /// blocking; a link the caller named is followed), no lease, no memory budget, outputs replace.
+    public func run(inputPath: String, watchName: String, outputs: [OutputConfig], seed: UInt64?) -> JobReport {
+        var draft = ReportDraft(watchName: watchName, inputPath: inputPath)
+        let input: InputFile
+        do throws(InputFile.OpenError) {
+            input = try InputFile.open(inputPath, maxBytes: limits.maxFileBytes, lease: false, followLinks: true)
+        } catch {
+            if case .tooLarge(let size) = error { draft.input.bytes = size }
+            return draft.finish(.failed, Self.reportError(for: error, path: inputPath, limits: limits))
+        }
+        let spec = Spec(inputPath: inputPath,
+                        naming: .init(relativePath: FileIO.fileName(of: inputPath), watchName: watchName, mirrorFolders: false),
+                        outputs: outputs, seed: seed, owner: nil)
+        guard case .finished(let report) = run(bytes: input.bytes, sha256: SHA256.hex(input.bytes), spec: spec,
+                                               budget: nil, shouldAbandon: { false }) else {
+            preconditionFailure("a job that never abandons was abandoned")
+        }
+        return report
+    }
+
+    /// Processes `bytes`, the content of `spec.inputPath` read once. `budget` (the daemon's)
+    /// makes the job wait for memory; `shouldAbandon` is asked between steps.
+    func run(bytes: [UInt8], sha256: String, spec: Spec, budget: MemoryBudget?,
+             shouldAbandon: () -> Bool) -> Outcome {
+        var draft = ReportDraft(watchName: spec.naming.watchName, inputPath: spec.inputPath, queued: spec.queued,
+                                configSHA256: spec.configSHA256)
+        draft.input.bytes = bytes.count
+        draft.input.sha256 = sha256
+        draft.input.format = ImageFormat.detect(bytes)?.rawValue
+
+        // Planning: from the header alone.
+        let plan: JobPlan
+        do throws(ReportError) {
+            let header: ImageInfo
+            do throws(CodecError) { header = try ImageCodec.readInfo(bytes) } catch {
+                throw ReportError(code: error.code.rawValue, message: error.message)
+            }
+            draft.input.fill(from: header)
+            guard !spec.outputs.isEmpty else {
+                // Nothing to write: still read every pixel, so a broken file is reported as broken.
+                do throws(CodecError) {
+                    _ = try ImageCodec.decode(bytes, limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes))
+                } catch {
+                    throw ReportError(code: error.code.rawValue, message: error.message)
+                }
+                return .finished(draft.finish(.skipped))
+            }
+            plan = try JobPlan.make(header: header, outputs: spec.outputs, naming: spec.naming,
+                                    seed: spec.seed ?? Self.freshSeed(), limits: limits, executor: executor)
+        } catch {
+            return .finished(draft.finish(.failed, error))
+        }
+
+        // Memory: wait for room (the time limit starts once the job may run).
+        let estimate = JobMemoryEstimate.bytes(for: plan, executor: executor)
+        if let budget {
+            switch budget.reserve(estimate, giveUpWhen: shouldAbandon) {
+            case .granted: break
+            case .gaveUp: return .abandoned
+            case .neverFits:
+                return .finished(draft.finish(.failed, ReportError(code: CodecError.Code.tooLarge.rawValue, message:
+                    "processing it needs about \(Self.mebibytes(estimate)) of memory at its peak, more than the whole budget "
+                    + "(\(Self.mebibytes(budget.total))); raise limits.max_memory (or the unit's MemoryMax=) or lower limits.max_pixels")))
+            }
+        }
+        defer { budget?.release(estimate) }
+        let deadline = Deadline.after(seconds: limits.maxSeconds)
+
+        // Rendering and placing, output by output.
+        for output in plan.outputs {
+            if shouldAbandon() { return .abandoned }
+            if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
+            do throws(ReportError) {
+                let rendered = try OutputRendering.render(input: bytes, header: plan.header, plan: output, limits: limits,
+                                                          deadline: deadline, executor: executor)
+                if shouldAbandon() { return .abandoned }
+                let writeClock = Stopwatch()
+                let placed = try OutputPlacement.write(rendered.encoded, to: output.path, owner: spec.owner)
+                draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds)
+            } catch {
+                return .finished(draft.finish(.failed, error))
+            }
+        }
+        return .finished(draft.finish(.ok))
+    }
+
+    /// The report error for an input that could not be opened and read.
+    static func reportError(for error: InputFile.OpenError, path: String, limits: Limits) -> ReportError {
+        switch error {
+        case .tooLarge(let size):
+            ReportError(code: CodecError.Code.tooLarge.rawValue,
+                        message: "the file has \(size) bytes, more than limits.max_file_bytes (\(limits.maxFileBytes))")
+        case .gone:
+            ReportError(code: CodecError.Code.io.rawValue, message: FileError("read", path, errno: ENOENT).description)
+        case .notRegularFile:
+            ReportError(code: CodecError.Code.io.rawValue, message: "\(RawName.display(path)) is not a regular file")
+        case .beingWritten:
+            ReportError(code: CodecError.Code.io.rawValue, message: "\(RawName.display(path)) is open for writing")
+        case .system(let e):
+            ReportError(code: CodecError.Code.io.rawValue, message: e.description)
+        }
+    }
+
+    static func mebibytes(_ bytes: Int) -> String { "\(max(1, bytes >> 20)) MiB" }
 
     /// A seed below 2^53, so that `jq` (which reads numbers as doubles) prints it exactly.
     static func freshSeed() -> UInt64 { UInt64.random(in: 0..<(1 << 53)) }
-}
-
-extension ImageFormat {
-    init(_ format: OutputFormat) {
-        switch format {
-        case .png: self = .png
-        case .jpeg: self = .jpeg
-        }
-    }
-}
-
-extension JobReport.Input {
-    mutating func fill(from info: ImageInfo) {
-        format = info.format.rawValue
-        width = info.width
-        height = info.height
-        colorSpace = info.colorSpace
-        orientation = info.orientation
-    }
-}
-
-extension JobReport.ChainStep {
-    /// The report form of a resolved filter.
-    init(_ filter: ResolvedFilter, registry: FilterRegistry = .standard) {
-        let descriptor = try? registry.descriptor(named: filter.name)
-        var parameters = [String: ReportValue]()
-        for (name, value) in filter.parameters.entries {
-            parameters[name] = ReportValue(value, kind: descriptor?.parameter(named: name)?.kind)
-        }
-        self.init(filter: filter.name, parameters: parameters, random: filter.parameters.randomNames.sorted())
-    }
 }

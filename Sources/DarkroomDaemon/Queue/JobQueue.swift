@@ -48,6 +48,7 @@ public final class JobQueue<Job: Sendable>: Sendable {
     private let dispatchQueue = DispatchQueue(label: "darkroom.workers", attributes: .concurrent)
     private let handler: @Sendable (Job) -> Void
     private let changeHandler = Locked<(@Sendable (String) -> Void)?>(nil)
+    private let roomHandler = Locked<(@Sendable () -> Void)?>(nil)
 
     /// `handler` runs each job on a worker thread; it must not throw or block forever.
     public init(capacity: Int, workers: Int, handler: @escaping @Sendable (Job) -> Void) {
@@ -76,6 +77,12 @@ public final class JobQueue<Job: Sendable>: Sendable {
         changeHandler.withLock { $0 = handler }
     }
 
+    /// Called (on a worker thread) when a worker takes a job and leaves the queue at most half
+    /// full, so the submitter can refill it without waiting for its next round.
+    public func onRoom(_ handler: @escaping @Sendable () -> Void) {
+        roomHandler.withLock { $0 = handler }
+    }
+
     /// Marks a waiting or running key as changed; returns false when the key is not known
     /// (the caller should then treat the change as new work).
     @discardableResult
@@ -86,9 +93,6 @@ public final class JobQueue<Job: Sendable>: Sendable {
             return true
         }
     }
-
-    /// Whether `key` is waiting or running.
-    public func contains(_ key: String) -> Bool { state.withLock { $0.known.contains(key) } }
 
     /// Jobs waiting for a worker.
     public var pendingCount: Int { state.withLock { $0.pendingCount } }
@@ -138,7 +142,8 @@ public final class JobQueue<Job: Sendable>: Sendable {
         group.enter()
         dispatchQueue.async { [self] in
             defer { group.leave() }
-            while let (key, job) = next() {
+            while let (key, job, roomMade) = next() {
+                if roomMade, let onRoom = roomHandler.current { onRoom() }
                 handler(job)
                 let changed: Bool = state.withLock { s in
                     s.known.remove(key)
@@ -150,8 +155,9 @@ public final class JobQueue<Job: Sendable>: Sendable {
         }
     }
 
-    /// The next job for this worker, or nil when the worker should end.
-    private func next() -> (key: String, job: Job)? {
+    /// The next job for this worker, or nil when the worker should end; `roomMade` when taking
+    /// it left the queue at most half full.
+    private func next() -> (key: String, job: Job, roomMade: Bool)? {
         state.withLock { s in
             if s.running > s.workers || s.stopped {
                 s.running -= 1
@@ -162,7 +168,7 @@ public final class JobQueue<Job: Sendable>: Sendable {
                 return nil
             }
             s.inFlight += 1
-            return item
+            return (item.key, item.job, s.pendingCount * 2 <= s.capacity)
         }
     }
 }

@@ -128,17 +128,59 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var peakPixelBytes: Int
         /// 1, 2, 4 or 8: how much the JPEG decoder reduced the input for this output.
         public var shrinkOnLoad: Int
+        /// Set when the configured path held another input's output (see `on_conflict`).
+        public var conflict: Conflict?
 
         public init(path: String, format: String, width: Int, height: Int, bytes: Int,
-                    chain: [ChainStep], seed: UInt64, nodes: [Node], peakPixelBytes: Int, shrinkOnLoad: Int) {
+                    chain: [ChainStep], seed: UInt64, nodes: [Node], peakPixelBytes: Int, shrinkOnLoad: Int,
+                    conflict: Conflict? = nil) {
             (self.path, self.format, self.width, self.height, self.bytes) = (path, format, width, height, bytes)
             (self.chain, self.seed, self.nodes) = (chain, seed, nodes)
-            (self.peakPixelBytes, self.shrinkOnLoad) = (peakPixelBytes, shrinkOnLoad)
+            (self.peakPixelBytes, self.shrinkOnLoad, self.conflict) = (peakPixelBytes, shrinkOnLoad, conflict)
         }
 
         enum CodingKeys: String, CodingKey {
             case path, format, width, height, bytes, chain, seed, nodes
-            case peakPixelBytes = "peak_pixel_bytes", shrinkOnLoad = "shrink_on_load"
+            case peakPixelBytes = "peak_pixel_bytes", shrinkOnLoad = "shrink_on_load", conflict
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(path, forKey: .path)
+            try c.encode(format, forKey: .format)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(chain, forKey: .chain)
+            try c.encode(seed, forKey: .seed)
+            try c.encode(nodes, forKey: .nodes)
+            try c.encode(peakPixelBytes, forKey: .peakPixelBytes)
+            try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
+            try c.encode(conflict, forKey: .conflict)  // null, not left out: keys are stable
+        }
+    }
+
+    /// What `on_conflict` did when the output path held another input's output.
+    public struct Conflict: Codable, Sendable, Equatable {
+        public enum Action: String, Codable, Sendable {
+            /// The other input's output was replaced (`on_conflict: overwrite`).
+            case overwritten
+            /// This output took a numbered name instead (`on_conflict: number`).
+            case numbered
+        }
+
+        public var action: Action
+        /// `watch:relative/path` of the input whose output was there, when known.
+        public var otherInput: String?
+
+        public init(action: Action, otherInput: String?) { (self.action, self.otherInput) = (action, otherInput) }
+
+        enum CodingKeys: String, CodingKey { case action, otherInput = "other_input" }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(action, forKey: .action)
+            try c.encode(otherInput, forKey: .otherInput)
         }
     }
 
@@ -216,7 +258,8 @@ public struct JobReport: Codable, Sendable, Equatable {
 /// Why a job failed: a stable machine code and a sentence for people.
 ///
 /// Codes: the codec's (`not_an_image`, `corrupt`, `truncated`, `unsupported`, `too_large`,
-/// `io`, `encode_failed`) and the daemon's (`read_failed`, `chain_failed`, `write_failed`).
+/// `io`, `encode_failed`) and the daemon's (`chain_failed`, `write_failed`, `output_exists`,
+/// `timeout`).
 public struct ReportError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
     public var code: String
     public var message: String

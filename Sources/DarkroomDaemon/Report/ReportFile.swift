@@ -19,6 +19,12 @@ extension JobReport {
         JobLogLine.text(for: self, inputName: FileIO.fileName(of: input.path))
     }
 
+    /// The report's file name for an input named `inputName`: `photo.jpg.json`, or for a name
+    /// too long for that, a shortened one with a hash (see ``NameFit``).
+    public static func fileName(forInput inputName: String) -> String {
+        NameFit.fit(inputName, suffix: ".json")
+    }
+
     /// Writes the report atomically (see ``AtomicFile``).
     public func write(to path: String) throws(FileError) {
         try AtomicFile.write(jsonBytes(), to: path)

@@ -17,5 +17,5 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The error as the C library names it: `No space left on device`.
     public var reason: String { String(cString: strerror(errno)) }
 
-    public var description: String { "cannot \(operation) \(path): \(reason)" }
+    public var description: String { "cannot \(operation) \(RawName.display(path)): \(reason)" }
 }

@@ -2,14 +2,20 @@ import Glibc
 
 /// Plain reads, folder creation and removal with errors that carry errno.
 public enum FileIO {
-    /// The whole file. Refuses, before reading, a file larger than `maxBytes`.
+    /// The whole file. Refuses, before reading, a file larger than `maxBytes`, and anything but
+    /// a regular file (a symbolic link, a FIFO: opened without following or blocking).
     public static func read(_ path: String, maxBytes: Int = .max) throws(FileReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = RawName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         guard fd >= 0 else { throw .system(FileError("read", path, errno: errno)) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .system(FileError("read", path, errno: errno)) }
-        let size = Int(st.st_size)
+        guard st.st_mode & S_IFMT == S_IFREG else { throw .system(FileError("read", path, errno: EINVAL)) }
+        return try readAll(fd, size: Int(st.st_size), maxBytes: maxBytes, path: path)
+    }
+
+    /// The `size` bytes of an open regular file (fewer if it shrank meanwhile).
+    static func readAll(_ fd: Int32, size: Int, maxBytes: Int, path: String) throws(FileReadError) -> [UInt8] {
         guard size <= maxBytes else { throw .tooLarge(size: size) }
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
@@ -26,12 +32,28 @@ public enum FileIO {
         return bytes
     }
 
+    /// A small file read to its end, for files whose size `stat` does not tell (`/proc`,
+    /// `/sys`); nil when it cannot be read or holds more than `maxBytes`.
+    public static func readToEnd(_ path: String, maxBytes: Int) -> [UInt8]? {
+        let fd = RawName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](), chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= maxBytes {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return n == 0 ? bytes : nil }
+            bytes += chunk[..<n]
+        }
+        return nil
+    }
+
     /// Creates `path` and any missing parents (like `mkdir -p`).
     public static func createDirectory(_ path: String) throws(FileError) {
         var current = ""
         for part in path.split(separator: "/") {
             current += "/" + part
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            if RawName.withCString(current, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
                 throw FileError("create folder", current, errno: errno)
             }
         }
@@ -42,7 +64,7 @@ public enum FileIO {
 
     /// Removes a file; a file already gone is not an error.
     public static func remove(_ path: String) throws(FileError) {
-        if unlink(path) != 0 && errno != ENOENT { throw FileError("delete", path, errno: errno) }
+        if RawName.withCString(path, { unlink($0) }) != 0 && errno != ENOENT { throw FileError("delete", path, errno: errno) }
     }
 
     /// The parent folder of an absolute path.
@@ -58,12 +80,12 @@ public enum FileIO {
 
     /// The names in a folder, without `.` and `..`; nil when it cannot be listed.
     public static func list(_ directory: String) -> [String]? {
-        guard let dir = opendir(directory) else { return nil }
+        guard let dir = RawName.withCString(directory, { opendir($0) }) else { return nil }
         defer { closedir(dir) }
         var names = [String]()
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                RawName.string(fromBytes: raw.prefix { $0 != 0 })
             }
             if name != "." && name != ".." { names.append(name) }
         }

@@ -23,12 +23,17 @@ public struct FileStatus: Sendable, Equatable {
     /// The status of `path` without following a final symbolic link; nil when it is gone.
     public static func of(_ path: String) -> FileStatus? {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return nil }
+        guard RawName.withCString(path, { lstat($0, &st) }) == 0 else { return nil }
+        return FileStatus(st)
+    }
+
+    /// The status `stat(2)` or `fstat(2)` filled in.
+    init(_ st: stat) {
         let type = st.st_mode & S_IFMT
-        return FileStatus(size: Int(st.st_size),
-                          modifiedNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                          isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR,
-                          changedNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
+        self.init(size: Int(st.st_size),
+                  modifiedNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                  isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR,
+                  changedNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
     }
 }
 

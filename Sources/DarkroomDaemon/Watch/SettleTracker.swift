@@ -3,7 +3,7 @@
 /// still being written by a slow or bursty writer is not taken half-done.
 ///
 /// Bounded: at `capacity` it refuses new files and the caller falls back to a rescan later.
-/// Not thread-safe; the watcher thread owns it.
+/// Not thread-safe; the ``Intake``'s queue owns it.
 public struct SettleTracker: Sendable {
     public let capacity: Int
     private var entries: [String: Entry] = [:]
@@ -38,10 +38,10 @@ public struct SettleTracker: Sendable {
         return true
     }
 
-    /// Files unchanged for their settle time, oldest announcement first; they leave the
-    /// tracker. A file that changed starts its wait again; a file that vanished, or is no longer
-    /// a regular file, is dropped.
-    public mutating func settled(now: UInt64, status: (String) -> FileStatus?) -> [String] {
+    /// Files unchanged for their settle time, oldest announcement first, at most `limit` of
+    /// them; they leave the tracker (the others wait for the next call). A file that changed
+    /// starts its wait again; a file that vanished, or is no longer a regular file, is dropped.
+    public mutating func settled(now: UInt64, limit: Int = .max, status: (String) -> FileStatus?) -> [String] {
         var ready = [(order: Int, path: String)]()
         for (path, var entry) in entries {
             guard let current = status(path), current.isRegularFile else {
@@ -53,12 +53,10 @@ public struct SettleTracker: Sendable {
                 entries[path] = entry
             } else if now >= entry.since + entry.settleNanoseconds {
                 ready.append((entry.order, path))
-                entries[path] = nil
             }
         }
-        return ready.sorted { $0.order < $1.order }.map(\.path)
+        let taken = ready.sorted { $0.order < $1.order }.prefix(max(0, limit)).map(\.path)
+        for path in taken { entries[path] = nil }
+        return taken
     }
-
-    /// Forgets every file (after a reload; the rescan that follows finds them again).
-    public mutating func removeAll() { entries.removeAll() }
 }

@@ -47,7 +47,13 @@ public struct WatchLayout: Sendable {
         return !excludedFolders.contains { Self.isWithin(folder, $0) }
     }
 
-    public func reportPath(forRelative relative: String) -> String { watch.reportsDirectory + "/" + relative + ".json" }
+    /// `reports/a/photo.jpg.json`; a name too long for `.json` gets a shortened name with a
+    /// hash (see ``NameFit``).
+    public func reportPath(forRelative relative: String) -> String {
+        let folder = FileIO.parent(of: "/" + relative)
+        let name = JobReport.fileName(forInput: FileIO.fileName(of: relative))
+        return watch.reportsDirectory + (folder == "/" ? "" : folder) + "/" + name
+    }
     public func donePath(forRelative relative: String) -> String { watch.doneDirectory + "/" + relative }
     public func failedPath(forRelative relative: String) -> String { watch.failedDirectory + "/" + relative }
 

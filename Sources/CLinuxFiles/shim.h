@@ -1,0 +1,21 @@
+// Linux file calls that Swift's Glibc module leaves out (they need _GNU_SOURCE or headers it
+// does not include): extended attributes, file leases and rename without replacing.
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/xattr.h>
+
+// glibc 2.28+ exports renameat2; its declaration in <stdio.h> is behind _GNU_SOURCE.
+extern int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+
+enum {
+    darkroom_RENAME_NOREPLACE = 1,  // RENAME_NOREPLACE (linux/fs.h)
+};
+
+/// Takes a read lease on fd: fails with EAGAIN while anyone has the file open for writing.
+static inline int darkroom_take_read_lease(int fd) { return fcntl(fd, 1024 /* F_SETLEASE */, F_RDLCK); }
+
+/// The lease held on fd now: F_RDLCK while intact, F_UNLCK once a writer's open broke it.
+static inline int darkroom_lease(int fd) { return fcntl(fd, 1025 /* F_GETLEASE */); }
+
+/// Gives the lease up, so a writer waiting in open() goes on at once.
+static inline int darkroom_release_lease(int fd) { return fcntl(fd, 1024 /* F_SETLEASE */, F_UNLCK); }

@@ -1,0 +1,14 @@
+import DarkroomCore
+
+/// How much memory a job's pixels need at their peak, known before it starts; the daemon's
+/// ``MemoryBudget`` lets jobs start only while their estimates fit together.
+///
+/// The streaming engine bounds each output's pixel memory from its pipeline graph
+/// (``Pipeline/estimatedPeakBytes(executor:)``: bands in flight, line caches, compact copies
+/// for random-access nodes), which depends on the image's width and the chain, not its height.
+/// Outputs are rendered one after the other, so the job's peak is that of its largest output.
+enum JobMemoryEstimate {
+    static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
+        plan.outputs.map { $0.pipeline.estimatedPeakBytes(executor: executor) }.max() ?? 0
+    }
+}

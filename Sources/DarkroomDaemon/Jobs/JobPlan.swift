@@ -1,0 +1,64 @@
+import DarkroomCodecs
+import DarkroomConfig
+import DarkroomCore
+
+/// What a job will do, decided from the input's header before any pixel is decoded: each
+/// output's path, resolved filters, compiled chain and pipeline (whose node sizes are checked
+/// against `limits.max_pixels` here, so a job is refused before it waits for memory).
+struct JobPlan: Sendable {
+    /// One output of the job.
+    struct Output: Sendable {
+        var config: OutputConfig
+        var path: String
+        var filters: [ResolvedFilter]
+        var chain: CompiledChain
+        /// The graph the streaming engine will run, sizes fixed (with its shrink-on-load).
+        var pipeline: Pipeline
+    }
+
+    var header: ImageInfo
+    var seed: UInt64
+    var outputs: [Output]
+
+    /// Where each output goes, for the job's input.
+    struct Naming: Sendable {
+        var relativePath: String
+        var watchName: String
+        var mirrorFolders: Bool
+    }
+
+    /// The plan, or the report error that stops the job before decoding.
+    static func make(header: ImageInfo, outputs: [OutputConfig], naming: Naming, seed: UInt64,
+                     limits: Limits, executor: StripExecutor) throws(ReportError) -> JobPlan {
+        let fullSize = Size(width: header.width, height: header.height)
+        guard fullSize.area <= limits.maxPixels else {
+            throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
+                "the image is \(fullSize) (\(fullSize.area) pixels), more than limits.max_pixels (\(limits.maxPixels))")
+        }
+        var planned = [Output]()
+        for output in outputs {
+            let path = NameFit.fitFileName(of: output.path(forInput: naming.relativePath, watch: naming.watchName,
+                                                           mirrorFolders: naming.mirrorFolders))
+            let filters: [ResolvedFilter]
+            do throws(ParameterError) {
+                filters = try output.chain.resolve(seed: seed)
+            } catch {
+                throw ReportError(code: "chain_failed", message: "\(RawName.display(path)): \(error.message)")
+            }
+            let chain = ChainCompiler.compile(filters)
+            let (pipeline, shrink) = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight)
+            // Named by the filters as the config writes them (the pipeline's nodes would say
+            // "resize (down)"); the renderer checks its nodes again.
+            let decoded = Size(width: (fullSize.width + shrink - 1) / shrink, height: (fullSize.height + shrink - 1) / shrink)
+            let shrunkChain = chain.forShrunkSource(original: fullSize, shrunk: decoded)
+            let stages = zip(shrunkChain.stages.map(\.names), shrunkChain.stageSizes(for: decoded))
+            if let (names, size) = (Array(stages) + pipeline.nodeSizes).first(where: { $0.1.area > limits.maxPixels }) {
+                throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
+                    "\(RawName.display(path)): \(names.joined(separator: ", ")) would make a \(size) image, "
+                    + "more than limits.max_pixels (\(limits.maxPixels))")
+            }
+            planned.append(Output(config: output, path: path, filters: filters, chain: chain, pipeline: pipeline))
+        }
+        return JobPlan(header: header, seed: seed, outputs: planned)
+    }
+}

@@ -1,0 +1,83 @@
+import DarkroomConfig
+import Glibc
+
+/// Puts an encoded output in place atomically and applies the watch's `on_conflict` rule when
+/// the path already holds the output of another input (`x.jpg` and `x.png` → `out/x.jpg`).
+///
+/// Each output carries the input it was made from in the extended attribute
+/// `user.darkroom.input` (`watch:relative/path`). An existing output with this input's mark,
+/// or listed in this input's earlier report, is this input's earlier version and is replaced;
+/// any other is another input's. The check and the rename are one step in the kernel
+/// (`RENAME_NOREPLACE`), so two workers cannot both take a free name.
+enum OutputPlacement {
+    static let ownerAttribute = "user.darkroom.input"
+
+    /// Where the output went, and what the rule did.
+    struct Placed: Sendable {
+        var path: String
+        var conflict: JobReport.Conflict?
+    }
+
+    /// Who an output belongs to, and what to do about others'.
+    struct Owner: Sendable {
+        /// `watch:relative/path` of the input.
+        var mark: String
+        var rule: ConflictRule
+        /// Outputs this input's earlier report lists (for file systems without user attributes).
+        var previousOutputs: Set<String> = []
+    }
+
+    /// Writes `bytes` to `path`, or where `owner.rule` says; nil owner: replace whatever is there.
+    static func write(_ bytes: [UInt8], to path: String, owner: Owner?) throws(ReportError) -> Placed {
+        guard let owner else {
+            try attempt(bytes, path, .replace, nil)
+            return Placed(path: path)
+        }
+        guard try attemptKeepingOthers(bytes, path, owner) else {
+            let other = AtomicFile.attribute(ownerAttribute, of: path)
+            switch owner.rule {
+            case .overwrite:
+                try attempt(bytes, path, .replace, owner.mark)
+                return Placed(path: path, conflict: .init(action: .overwritten, otherInput: other.map(RawName.display)))
+            case .fail:
+                throw ReportError(code: "output_exists", message:
+                    "\(RawName.display(path)) already holds the output of \(other.map(RawName.display) ?? "another input") "
+                    + "(on_conflict: fail); add {dir} or {ext} to the output path, or set on_conflict: number")
+            case .number:
+                var n = 1
+                while true {
+                    let candidate = NumberedName.candidate(path, n)
+                    if try attemptKeepingOthers(bytes, candidate, owner) {
+                        return Placed(path: candidate, conflict: .init(action: .numbered, otherInput: other.map(RawName.display)))
+                    }
+                    n += 1
+                }
+            }
+        }
+        return Placed(path: path)
+    }
+
+    /// Writes to `path` unless another input's output is there; returns whether it wrote.
+    private static func attemptKeepingOthers(_ bytes: [UInt8], _ path: String, _ owner: Owner) throws(ReportError) -> Bool {
+        do throws(FileError) {
+            try AtomicFile.write(bytes, to: path, placement: .keepExisting, attribute: (ownerAttribute, owner.mark))
+            return true
+        } catch where error.errno == EEXIST {
+            let mine = AtomicFile.attribute(ownerAttribute, of: path) == owner.mark || owner.previousOutputs.contains(path)
+            guard mine else { return false }
+            try attempt(bytes, path, .replace, owner.mark)
+            return true
+        } catch {
+            throw ReportError(code: "write_failed", message: error.description)
+        }
+    }
+
+    private static func attempt(_ bytes: [UInt8], _ path: String, _ placement: AtomicFile.Placement,
+                                _ mark: String?) throws(ReportError) {
+        do throws(FileError) {
+            try AtomicFile.write(bytes, to: path, placement: placement, attribute: mark.map { (ownerAttribute, $0) })
+        } catch {
+            throw ReportError(code: "write_failed", message: error.description)
+        }
+    }
+}
