@@ -32,7 +32,7 @@ public struct DecodeOptions: Sendable, Equatable {
 /// only as the pipeline asks for them, so a corrupt end is found when the pipeline reaches it
 /// (and the render fails with this decoder's error, before anything is written).
 /// Not thread-safe: the pipeline calls it from one thread at a time.
-public final class ImageDecoder: RowSource {
+public final class ImageDecoder: CompactRowSource {
     /// What the header says (size as stored in the file, before shrink or crop).
     public let info: ImageInfo
     public let size: Size
@@ -99,6 +99,16 @@ public final class ImageDecoder: RowSource {
                     PixelConversion.pixels(from: rows + r * rowBytes, channels: channels, bytesPerSample: bytesPerSample,
                                            count: size.width, into: target + r * stride)
                 }
+            }
+        }
+    }
+
+    public func readRGB8Rows(count: Int, into target: UnsafeMutablePointer<UInt8>, rowBytes: Int) throws {
+        precondition(channels == 3 && bytesPerSample == 1, "only an opaque 8-bit source has RGB8 rows")
+        let reader = self.reader
+        try bytes.withUnsafeBufferPointer { input in
+            try CBridge.call {
+                dr_reader_read_rows(reader, input.baseAddress, input.count, target, rowBytes, Int32(count), $0, $1)
             }
         }
     }

@@ -1,3 +1,4 @@
+import CDarkroomCodecs
 import DarkroomCore
 
 /// Converts rows between the codecs' interleaved integer samples and the core's premultiplied
@@ -58,16 +59,10 @@ enum PixelConversion {
                 out[4 * i] = byte(p[0] * inverse); out[4 * i + 1] = byte(p[1] * inverse)
                 out[4 * i + 2] = byte(p[2] * inverse); out[4 * i + 3] = byte(a)
             }
-        case .rgb:
-            for i in 0..<count {
-                let p = pixels[i]
-                out[3 * i] = byte(p[0]); out[3 * i + 1] = byte(p[1]); out[3 * i + 2] = byte(p[2])
-            }
-        case .rgbOverWhite:
-            for i in 0..<count {
-                // Premultiplied "over" a white background: c + (1 − a)·1.
-                let p = pixels[i], white = 1 - unit(p[3])
-                out[3 * i] = byte(p[0] + white); out[3 * i + 1] = byte(p[1] + white); out[3 * i + 2] = byte(p[2] + white)
+        case .rgb, .rgbOverWhite:
+            // In C (SSE2): see dr_quantise_rgb.
+            pixels.withMemoryRebound(to: Float.self, capacity: 4 * count) { floats in
+                dr_quantise_rgb(floats, count, layout == .rgbOverWhite ? 1 : 0, out)
             }
         }
     }

@@ -143,6 +143,13 @@ void dr_writer_close(dr_writer *writer);
 
 void dr_buffer_free(dr_buffer *buffer);
 
+/*
+ * `count` premultiplied float RGBA pixels to 8-bit RGB, clamped to 0…1 and rounded to nearest
+ * once: composited over white first when `over_white` (JPEG), alpha dropped otherwise (an
+ * opaque image's PNG).
+ */
+void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned char *out);
+
 /* CLOCK_MONOTONIC in nanoseconds: the clock of dr_read_options.deadline_ns. */
 uint64_t dr_monotonic_ns(void);
 

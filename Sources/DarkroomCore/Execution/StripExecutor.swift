@@ -15,7 +15,7 @@ public struct StripExecutor: Sendable {
     /// so the sequential decoder keeps a core busy while the others filter and encode.
     public var decodeAhead: Int
 
-    public init(bandHeight: Int = 32, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 2,
+    public init(bandHeight: Int = 16, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 2,
                 decodeAhead: Int = 4) {
         precondition(bandHeight > 0 && concurrency > 0 && readAhead >= 0 && decodeAhead >= 0)
         self.bandHeight = bandHeight

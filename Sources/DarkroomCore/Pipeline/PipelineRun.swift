@@ -32,6 +32,8 @@ final class PipelineRun: @unchecked Sendable {
     private let padEdges: [EdgeMode]
     private let strides: [Int]
     private let stores: [CompactImage?]
+    /// See ``directStore(_:_:_:)``; the decoder then reads ahead for nobody else.
+    private let directStore: Int?
 
     // Guarded by `condition`.
     private var states: [[BandState]]
@@ -90,6 +92,7 @@ final class PipelineRun: @unchecked Sendable {
         strides = zip(nodes, pads).map { $0.size.width + 2 * $1 }
         self.uses = uses
         self.stores = stores
+        directStore = Self.directStore(pipeline, stores, source)
         for store in stores { if let store { memory.allocated(store.size.area * store.pixelBytes) } }
         states = counts.map { [BandState](repeating: .pending, count: $0) }
         nanoseconds = [UInt64](repeating: 0, count: nodes.count)
@@ -203,7 +206,7 @@ final class PipelineRun: @unchecked Sendable {
     /// Returns false when there was nothing to do.
     func decodeAhead(readAhead: Int) -> Bool {
         condition.lock()
-        guard failure == nil, !sourceBusy, nextSourceBand < states[0].count,
+        guard directStore == nil, failure == nil, !sourceBusy, nextSourceBand < states[0].count,
               nextSourceBand - sourceFreedPrefix < readAhead else {
             condition.unlock()
             return false
@@ -317,10 +320,27 @@ final class PipelineRun: @unchecked Sendable {
         }
     }
 
+    /// The node whose compact copy takes the decoder's bytes directly, if any: its input is the
+    /// source itself (no colour program, no other reader), stored as the same 8-bit RGB the
+    /// decoder produces, so the rows never pass through float.
+    private static func directStore(_ pipeline: Pipeline, _ stores: [CompactImage?], _ source: any RowSource) -> Int? {
+        guard source is any CompactRowSource, pipeline.nodes[0].color == nil else { return nil }
+        let readers = pipeline.nodes.indices.filter { c in
+            switch pipeline.nodes[c].producer {
+            case .source: false
+            case .kernel(_, let inputs): inputs.contains(0)
+            case .randomAccess(_, let input, _): input == 0
+            }
+        }
+        guard readers.count == 1, let n = readers.first, stores[n]?.layout == .rgb8 else { return nil }
+        return n
+    }
+
     /// Fills node `n`'s compact copy of its input down to row `rows`, band by band, in order.
     private func fill(_ n: Int, from input: Int, through rows: Int) throws {
         let store = stores[n]!
         let inputSize = pipeline.nodes[input].size
+        let direct = directStore == n
         condition.lock()
         while true {
             if let failure { condition.unlock(); throw failure }
@@ -329,6 +349,29 @@ final class PipelineRun: @unchecked Sendable {
             storeBusy[n] = true
             let band = storeFilled[n] / bandHeight
             condition.unlock()
+            if direct {
+                do {
+                    let rect = Self.bandRect(inputSize, band, bandHeight)
+                    try checkDeadline()
+                    let start = Deadline.now()
+                    let rowBytes = inputSize.width * 3
+                    try (source as! any CompactRowSource).readRGB8Rows(
+                        count: rect.height, into: (store.storage + rect.y * rowBytes).assumingMemoryBound(to: UInt8.self),
+                        rowBytes: rowBytes)
+                    account(0, since: start)
+                    condition.lock()
+                    storeFilled[n] = rect.maxY
+                    storeBusy[n] = false
+                    condition.broadcast()
+                } catch {
+                    condition.lock()
+                    storeBusy[n] = false
+                    condition.unlock()
+                    fail(error)
+                    throw error
+                }
+                continue
+            }
             do {
                 let pixels = try acquire(input, band)
                 let rect = Self.bandRect(inputSize, band, bandHeight)

@@ -14,6 +14,13 @@ public protocol RowSource: AnyObject {
     func readRows(count: Int, into target: UnsafeMutablePointer<Pixel>, stride: Int) throws
 }
 
+/// A source that can also hand out its rows as the 8-bit RGB samples it decoded, so a node that
+/// keeps its input whole and compact (a rotation) takes them without a round trip through float.
+public protocol CompactRowSource: RowSource {
+    /// Fills the next `count` rows as 8-bit RGB, `rowBytes` apart; only when opaque and 8-bit.
+    func readRGB8Rows(count: Int, into target: UnsafeMutablePointer<UInt8>, rowBytes: Int) throws
+}
+
 /// Turns rendered strips into what an encoder takes. Called from the render threads, several at
 /// once, so it reads only its own immutable properties.
 public protocol StripQuantiser: Sendable {
