@@ -8,6 +8,7 @@
 #   rotation  — `transform rotate=30deg canvas=grow` on the 5000×5000 JPEG (`vips rotate 30`), Q75
 # Prints the median wall time and peak memory (max RSS) of $RUNS runs of each, and darkroom's
 # ratios against each tool. Needs a release build and the tools: `make bench` does both.
+# BASELINE=path/to/an/older/darkroom adds it as "before", for before-and-after figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -41,7 +42,7 @@ chain='crop x=100 y=100 width=4800 height=4800 | resize scale=0.9 kernel=bilinea
 bench() {
   local title=$1; shift
   local names=() cmds=()
-  for spec in "$@"; do names+=("${spec%%=*}"); cmds+=("${spec#*=}"); done
+  for spec in "$@"; do [[ -n $spec ]] || continue; names+=("${spec%%=*}"); cmds+=("${spec#*=}"); done
   local -A walls mems
   for ((run = 0; run < RUNS; run++)); do
     for i in "${!names[@]}"; do
@@ -64,6 +65,8 @@ bench() {
   done
 }
 
+before() { [[ -n ${BASELINE:-} ]] && echo "before=$BASELINE process --chain '$1' --quality $2 $3 -o $work/before.jpg"; return 0; }
+
 tools=(
   "darkroom=$darkroom process --chain '$chain' --quality 90 $big -o $work/out-darkroom.jpg"
   "libvips=$work/vips_chain $big $work/out-vips.jpg"
@@ -72,17 +75,23 @@ tools=(
 # GraphicsMagick's -convolve normalises by the kernel's sum (8) itself; ImageMagick's -morphology
 # takes the kernel as given (so ÷8 is written in).
 command -v gm >/dev/null && tools+=("graphicsmagick=gm convert $big -crop 4800x4800+100+100 +repage -filter triangle -resize 90% -convolve -1,-1,-1,-1,16,-1,-1,-1,-1 -quality 90 $work/out-gm.jpg")
-python3 -c 'import PIL' 2>/dev/null && tools+=("pillow=python3 Benchmarks/pillow_chain.py $big $work/out-pillow.jpg")
+# Debian's python3-pil, or a PATH python that has Pillow.
+for py in python3 /usr/bin/python3; do
+  if "$py" -c 'import PIL' 2>/dev/null; then tools+=("pillow=$py Benchmarks/pillow_chain.py $big $work/out-pillow.jpg"); break; fi
+done
+[[ -n ${BASELINE:-} ]] && tools+=("$(before "$chain" 90 "$big")")
 bench "chain: crop, shrink 0.9 bilinear, 3×3 sharpen, Q90 on 5000×5000" "${tools[@]}"
 
 bench "thumbnail: 2725×2225 JPEG → 720 px wide, Q80" \
   "darkroom=$darkroom process --chain 'resize width=720' --quality 80 $photo -o $work/thumb-darkroom.jpg" \
   "libvips=vips thumbnail $photo $work/thumb-vips.jpg[Q=80] 720" \
-  "imagemagick=$im $photo -thumbnail 720x -quality 80 $work/thumb-im.jpg"
+  "imagemagick=$im $photo -thumbnail 720x -quality 80 $work/thumb-im.jpg" \
+  "$(before 'resize width=720' 80 "$photo")"
 
 bench "rotation: 30° with the canvas grown, 5000×5000 JPEG, Q75" \
   "darkroom=$darkroom process --chain 'transform rotate=30deg canvas=grow' --quality 75 $big -o $work/rot-darkroom.jpg" \
-  "libvips=vips rotate $big $work/rot-vips.jpg 30"
+  "libvips=vips rotate $big $work/rot-vips.jpg 30" \
+  "$(before 'transform rotate=30deg canvas=grow' 75 "$big")"
 
 echo
 echo "ratios: darkroom's median time and peak memory divided by each tool's (below 1 = darkroom better)."

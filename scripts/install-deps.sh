@@ -7,7 +7,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libvips-tools imagemagick    # vips and ImageMagick are the tests' reference implementations
           python3 python3-prometheus-client util-linux)  # the operations tests: Prometheus parser, `script` for a pty
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libvips-dev graphicsmagick time inotify-tools)
+  packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
 fi
 
 missing=()
@@ -19,8 +19,5 @@ if ((${#missing[@]})); then
   echo "installing: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-if [[ "${1:-}" == "--bench" ]]; then
-  python3 -c "import PIL" 2>/dev/null || python3 -m pip install -q pillow
 fi
 command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6 (https://swift.org/install) first" >&2; exit 1; }

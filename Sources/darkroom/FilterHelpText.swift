@@ -21,6 +21,7 @@ enum FilterHelpText {
         var kind = p.kind.name
         if case .choice(let options) = p.kind { kind = options.joined(separator: "|") }
         var facts = [kind]
+        if p.isRequired { facts.append("required") }
         if let d = p.defaultValue { facts.append("default \(d)") }
         if !p.rangeText.isEmpty { facts.append(p.rangeText) }
         if let lo = p.sliderMinimum, let hi = p.sliderMaximum { facts.append("slider \(fmt(lo))…\(fmt(hi))") }

@@ -22,6 +22,9 @@ public struct FilterInvocation: Sendable, Hashable {
                 throw ParameterError("\(name).\(key): \(error.message)")
             }
         }
+        for p in descriptor.parameters where p.isRequired && !arguments.contains(where: { $0.name == p.name }) {
+            throw ParameterError("\(name): needs \(p.name) (\(p.description))")
+        }
         self.name = name
         self.arguments = arguments
         // Contradictions between parameters (resize with no size, say) are found now, not mid-job.

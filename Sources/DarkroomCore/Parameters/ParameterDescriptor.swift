@@ -18,14 +18,19 @@ public struct ParameterDescriptor: Sendable, Hashable {
     public var identity: ParameterValue?
     /// Unit shown in help: "px", "rad", "%".
     public var unit: String?
+    /// The filter cannot be built without it (a convolution's kernel); checked when a chain is
+    /// read, and shown by `darkroom filters`.
+    public var isRequired: Bool
 
     public init(
         _ name: String, _ kind: ParameterKind, _ description: String,
         default defaultValue: ParameterValue? = nil,
         min: Double? = nil, max: Double? = nil,
         slider: ClosedRange<Double>? = nil,
-        identity: ParameterValue? = nil, unit: String? = nil
+        identity: ParameterValue? = nil, unit: String? = nil, required: Bool = false
     ) {
+        precondition(!required || defaultValue == nil, "a required parameter has no default")
+        self.isRequired = required
         self.name = name
         self.kind = kind
         self.description = description

@@ -3,7 +3,7 @@
 extension ParameterDescriptor: Encodable {
     private enum Keys: String, CodingKey {
         case name, kind, choices, description, defaultValue = "default", minimum, maximum
-        case sliderMinimum = "slider_minimum", sliderMaximum = "slider_maximum", identity, unit
+        case sliderMinimum = "slider_minimum", sliderMaximum = "slider_maximum", identity, unit, required
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -19,6 +19,7 @@ extension ParameterDescriptor: Encodable {
         try c.encodeIfPresent(sliderMaximum, forKey: .sliderMaximum)
         try c.encodeIfPresent(identity, forKey: .identity)
         try c.encodeIfPresent(unit, forKey: .unit)
+        try c.encode(isRequired, forKey: .required)
     }
 }
 

@@ -66,3 +66,38 @@ final class ParameterTests: XCTestCase {
         XCTAssertEqual(resolved.number("saturation"), 1)
     }
 }
+
+/// Defaults live in descriptors only: every filter builds from its descriptor's defaults (or
+/// says which parameter it needs), and required parameters are declared, enforced and listed.
+final class DescriptorDefaultTests: XCTestCase {
+    func testEveryFilterBuildsFromItsDescriptorsDefaultsOrNamesWhatItNeeds() {
+        for type in FilterRegistry.standard.filters {
+            let name = type.descriptor.name
+            do {
+                let built = try FilterInvocation(name: name, rawArguments: []).resolve(using: &rng)
+                XCTAssertEqual(built.name, name)
+                // Every default the filter read is in the report's parameters.
+                for p in type.descriptor.parameters where p.defaultValue != nil {
+                    XCTAssertEqual(built.parameters[p.name], p.defaultValue, "\(name).\(p.name)")
+                }
+            } catch {
+                XCTAssertTrue(error.message.hasPrefix("\(name):") || error.message.hasPrefix("\(name).") ,
+                              "\(name): \(error.message)")
+            }
+        }
+    }
+
+    func testARequiredParameterIsEnforcedAndListed() throws {
+        let kernel = try XCTUnwrap(ConvolveFilter.descriptor.parameter(named: "kernel"))
+        XCTAssertTrue(kernel.isRequired)
+        XCTAssertNil(kernel.defaultValue)
+        XCTAssertEqual(buildError("convolve offset=0.1").map { $0.hasPrefix("convolve: needs kernel") }, true,
+                       buildError("convolve offset=0.1") ?? "built without a kernel")
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ConvolveFilter.descriptor)) as? [String: Any]
+        let parameters = try XCTUnwrap(json?["parameters"] as? [[String: Any]])
+        XCTAssertEqual(parameters.first { $0["name"] as? String == "kernel" }?["required"] as? Bool, true)
+        XCTAssertEqual(parameters.first { $0["name"] as? String == "offset" }?["required"] as? Bool, false)
+    }
+
+    private var rng = SeededGenerator(seed: 3)
+}

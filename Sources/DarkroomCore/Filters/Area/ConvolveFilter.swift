@@ -6,7 +6,8 @@ public struct ConvolveFilter: RegionFilter {
             + "edges extended. Example: kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] sharpens.",
         parameters: [
             ParameterDescriptor("kernel", .matrix,
-                                "The odd square matrix, as rows [[a, b, c], [d, e, f], [g, h, i]] or a flat list of n² numbers."),
+                                "The odd square matrix, as rows [[a, b, c], [d, e, f], [g, h, i]] or a flat list of n² numbers.",
+                                required: true),
             ParameterDescriptor("scale", .scalar, "Divisor of the weighted sum; default the sum of the kernel, or 1 if that is 0."),
             ParameterDescriptor("offset", .scalar, "Added after dividing, in channel units (1 = full range).",
                                 default: .number(0), slider: -1...1, identity: .number(0)),
@@ -19,7 +20,7 @@ public struct ConvolveFilter: RegionFilter {
             throw ParameterError("needs a kernel, e.g. kernel=[[0, -1, 0], [-1, 5, -1], [0, -1, 0]]")
         }
         kernel = try ConvolutionKernel(values: values, scale: parameters.number("scale"),
-                                       offset: parameters.number("offset") ?? 0)
+                                       offset: Self.described(parameters).number("offset"))
     }
 
     public var isIdentity: Bool { kernel.isIdentity }

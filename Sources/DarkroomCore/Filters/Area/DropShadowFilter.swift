@@ -27,11 +27,12 @@ public struct DropShadowFilter: RegionFilter {
     private let blur: GaussianBlur
 
     public init(parameters: ResolvedParameters) {
-        let o = parameters.point("offset") ?? (Length(-25), Length(15))
+        let p = Self.described(parameters)
+        let o = p.point("offset")
         offset = (o.0, o.1)
-        color = parameters.color("color") ?? RGBA(0, 0, 0, 1.0 / 3)
-        growsCanvas = parameters.choice("canvas") == "grow"
-        blur = GaussianBlur(sigma: parameters.number("blur") ?? 20)
+        color = p.color("color")
+        growsCanvas = p.choice("canvas") == "grow"
+        blur = GaussianBlur(sigma: p.number("blur"))
     }
 
     public var isIdentity: Bool { color.a == 0 && !growsCanvas }

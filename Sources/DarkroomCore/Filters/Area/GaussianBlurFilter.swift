@@ -17,7 +17,7 @@ public struct GaussianBlurFilter: RegionFilter {
     private let blur: GaussianBlur
 
     public init(parameters: ResolvedParameters) {
-        radius = parameters.number("radius") ?? 10
+        radius = Self.described(parameters).number("radius")
         blur = GaussianBlur(sigma: radius)
     }
 

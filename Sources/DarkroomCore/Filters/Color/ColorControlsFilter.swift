@@ -20,9 +20,10 @@ public struct ColorControlsFilter: PointFilter {
     public var contrast: Double
 
     public init(parameters: ResolvedParameters) {
-        saturation = parameters.number("saturation") ?? 1
-        brightness = parameters.number("brightness") ?? 0
-        contrast = parameters.number("contrast") ?? 1
+        let p = Self.described(parameters)
+        saturation = p.number("saturation")
+        brightness = p.number("brightness")
+        contrast = p.number("contrast")
     }
 
     public var isIdentity: Bool { saturation == 1 && brightness == 0 && contrast == 1 }

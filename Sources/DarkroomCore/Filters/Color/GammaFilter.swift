@@ -11,7 +11,7 @@ public struct GammaFilter: PointFilter {
     public var power: Double
 
     public init(parameters: ResolvedParameters) {
-        power = parameters.number("power") ?? 1
+        power = Self.described(parameters).number("power")
     }
 
     public var isIdentity: Bool { power == 1 }

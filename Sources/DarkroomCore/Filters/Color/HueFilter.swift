@@ -13,7 +13,7 @@ public struct HueFilter: PointFilter {
     public var angle: Double
 
     public init(parameters: ResolvedParameters) {
-        angle = parameters.number("angle") ?? 0
+        angle = Self.described(parameters).number("angle")
     }
 
     public var isIdentity: Bool { angle.truncatingRemainder(dividingBy: 2 * .pi) == 0 }

@@ -15,7 +15,7 @@ public struct SepiaFilter: PointFilter {
     public var intensity: Double
 
     public init(parameters: ResolvedParameters) {
-        intensity = parameters.number("intensity") ?? 1
+        intensity = Self.described(parameters).number("intensity")
     }
 
     public var isIdentity: Bool { intensity == 0 }

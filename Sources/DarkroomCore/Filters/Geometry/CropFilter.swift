@@ -26,10 +26,11 @@ public struct CropFilter: RegionFilter {
     public var gravity: Gravity?
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
-        x = parameters.length("x") ?? Length(0)
-        y = parameters.length("y") ?? Length(0)
-        width = parameters.length("width") ?? Length(100, percent: true)
-        height = parameters.length("height") ?? Length(100, percent: true)
+        let p = Self.described(parameters)
+        x = p.length("x")
+        y = p.length("y")
+        width = p.length("width")
+        height = p.length("height")
         gravity = parameters.choice("gravity").flatMap(Gravity.init(rawValue:))
         if gravity != nil, x.value != 0 || y.value != 0 {
             throw ParameterError("give either x/y or gravity, not both")

@@ -50,10 +50,11 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
             }
             target = .box(width: width, height: height)
         }
-        fit = parameters.choice("fit").flatMap(ResizeFit.init(rawValue:)) ?? .inside
-        kernel = parameters.choice("kernel").flatMap(ResamplingKernel.init(rawValue:)) ?? .lanczos3
-        noUpscale = parameters.bool("no_upscale") ?? false
-        background = parameters.color("background") ?? .transparent
+        let p = Self.described(parameters)
+        fit = p.choice("fit")
+        kernel = p.choice("kernel")
+        noUpscale = p.bool("no_upscale")
+        background = p.color("background")
     }
 
     public var isIdentity: Bool { target == .scale(1) }

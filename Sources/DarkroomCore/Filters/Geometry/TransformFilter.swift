@@ -42,9 +42,9 @@ public struct TransformFilter: RegionFilter {
             if let step = try TransformStep.parse(name, value) { steps.append(step) }
         }
         self.steps = steps
-        pivot = parameters.point("pivot") ?? (Length(0), Length(0))
-        grow = parameters.choice("canvas") == "grow"
-        background = parameters.color("background") ?? .transparent
+        pivot = Self.described(parameters).point("pivot")
+        grow = Self.described(parameters).choice("canvas") == "grow"
+        background = Self.described(parameters).color("background")
         // Only translate depends on the image size, so any size tells whether the map is invertible.
         let probe = affine(for: Size(width: 100, height: 100))
         guard probe.isFinite else {

@@ -1,0 +1,74 @@
+/// A filter's parameters read through its descriptor: a value the user gave, or else the
+/// descriptor's default — so a default is written in one place only, the descriptor.
+///
+/// Reading a parameter that has neither is a programming error (the descriptor lacks the
+/// default the filter relies on) and stops with a message naming it; parameters that may be
+/// absent by design (resize's width) are read from ``ResolvedParameters`` as optionals.
+public struct DescribedParameters: Sendable {
+    public let values: ResolvedParameters
+    public let descriptor: FilterDescriptor
+
+    public init(_ values: ResolvedParameters, of descriptor: FilterDescriptor) {
+        self.values = values
+        self.descriptor = descriptor
+    }
+
+    /// The given value, or the default.
+    public subscript(_ name: String) -> ParameterValue {
+        if let given = values[name] { return given }
+        guard let p = descriptor.parameter(named: name) else {
+            preconditionFailure("\(descriptor.name) has no parameter \"\(name)\"")
+        }
+        guard let value = p.defaultValue else {
+            preconditionFailure("\(descriptor.name).\(name) has no default: read it as an optional")
+        }
+        return value
+    }
+
+    public func number(_ name: String) -> Double {
+        guard case .number(let v) = self[name] else { preconditionFailure(kindError(name, "a number")) }
+        return v
+    }
+
+    public func length(_ name: String) -> Length {
+        guard case .length(let v) = self[name] else { preconditionFailure(kindError(name, "a length")) }
+        return v
+    }
+
+    public func point(_ name: String) -> (Length, Length) {
+        guard case .point(let x, let y) = self[name] else { preconditionFailure(kindError(name, "a point")) }
+        return (x, y)
+    }
+
+    public func bool(_ name: String) -> Bool {
+        guard case .bool(let v) = self[name] else { preconditionFailure(kindError(name, "a boolean")) }
+        return v
+    }
+
+    public func color(_ name: String) -> RGBA {
+        guard case .color(let v) = self[name] else { preconditionFailure(kindError(name, "a colour")) }
+        return v
+    }
+
+    /// A choice, as the enumeration it names.
+    public func choice<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) -> T where T.RawValue == String {
+        guard case .choice(let v) = self[name], let value = T(rawValue: v) else { preconditionFailure(kindError(name, "a \(T.self)")) }
+        return value
+    }
+
+    public func choice(_ name: String) -> String {
+        guard case .choice(let v) = self[name] else { preconditionFailure(kindError(name, "a choice")) }
+        return v
+    }
+
+    private func kindError(_ name: String, _ kind: String) -> String {
+        "\(descriptor.name).\(name) is not \(kind): its descriptor and the filter disagree"
+    }
+}
+
+extension Filter {
+    /// `parameters` read through this filter's descriptor (see ``DescribedParameters``).
+    public static func described(_ parameters: ResolvedParameters) -> DescribedParameters {
+        DescribedParameters(parameters, of: descriptor)
+    }
+}
