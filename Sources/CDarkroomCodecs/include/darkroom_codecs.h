@@ -150,6 +150,10 @@ void dr_buffer_free(dr_buffer *buffer);
  */
 void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned char *out);
 
+/* `count` pixels of 8-bit RGB to float RGBA in 0…1, alpha 1 (an opaque image needs no
+ * premultiplying). */
+void dr_expand_rgb8(const unsigned char *rgb, size_t count, float *pixels);
+
 /* CLOCK_MONOTONIC in nanoseconds: the clock of dr_read_options.deadline_ns. */
 uint64_t dr_monotonic_ns(void);
 

@@ -8,6 +8,8 @@ public final class ComputeSlots: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var free: Int
+    /// Jobs waiting for their first slot: they come before any job's extra helpers.
+    private var waiting = 0
     public let count: Int
 
     public init(count: Int) {
@@ -18,18 +20,30 @@ public final class ComputeSlots: @unchecked Sendable {
     /// Waits for one slot: the thread that calls it renders only while it holds one.
     func acquire() {
         condition.lock()
+        waiting += 1
         while free == 0 { condition.wait() }
+        waiting -= 1
         free -= 1
         condition.unlock()
     }
 
-    /// Takes up to `wanted` slots if they are free now, without waiting; returns how many.
+    /// Takes up to `wanted` slots for helpers if they are free now and no job waits for its
+    /// first slot, without waiting; returns how many.
     func tryAcquire(upTo wanted: Int) -> Int {
         condition.lock()
         defer { condition.unlock() }
+        guard waiting == 0 else { return 0 }
         let taken = min(max(wanted, 0), free)
         free -= taken
         return taken
+    }
+
+    /// Whether a job waits for its first slot: a helper then gives its slot back after its
+    /// current strip, so two jobs on two cores run one thread each rather than one after the other.
+    var isWanted: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting > 0
     }
 
     func release(_ n: Int = 1) {

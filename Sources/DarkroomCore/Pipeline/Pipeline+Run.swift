@@ -43,30 +43,41 @@ extension Pipeline {
         }
 
         slots.acquire()
-        let helpers = slots.tryAcquire(upTo: min(executor.concurrency, strips) - 1)
         let group = DispatchGroup()
-        // The decoder is sequential, so the first helper keeps it busy ahead of demand and
-        // renders strips only when the read-ahead is full; the others render strips.
-        for helper in 0..<helpers {
-            DispatchQueue.global().async(group: group) {
-                defer { slots.release() }
-                run.condition.lock()
-                // Every check and the wait happen under the lock, so no broadcast is missed.
-                while run.failure == nil, table.nextClaim < strips {
-                    if helper == 0 {
-                        run.condition.unlock()
-                        let decoded = run.decodeAhead(readAhead: executor.decodeAhead)
-                        run.condition.lock()
-                        if decoded || run.failure != nil || table.nextClaim >= strips { continue }
-                    }
-                    guard let k = claim() else { run.condition.wait(); continue }
-                    run.condition.unlock()
-                    render(k)
+        var helpers = 0
+        /// Starts helpers on slots that are free now, up to the executor's concurrency. Called
+        /// at the start and again as strips are claimed: a slot another job frees (its file is
+        /// being written, or it ended) is taken up mid-render, so cores do not idle.
+        func recruit() {
+            let wanted = min(executor.concurrency, strips) - 1 - helpers
+            guard wanted > 0 else { return }
+            for _ in 0..<slots.tryAcquire(upTo: wanted) {
+                let decodes = helpers == 0
+                helpers += 1
+                // The decoder is sequential, so the first helper keeps it busy ahead of demand
+                // and renders strips only when the read-ahead is full; the others render strips.
+                DispatchQueue.global().async(group: group) {
+                    defer { slots.release() }
                     run.condition.lock()
+                    // Every check and the wait happen under the lock, so no broadcast is missed.
+                    while run.failure == nil, table.nextClaim < strips {
+                        if slots.isWanted { break }
+                        if decodes {
+                            run.condition.unlock()
+                            let decoded = run.decodeAhead(readAhead: executor.decodeAhead)
+                            run.condition.lock()
+                            if decoded || run.failure != nil || table.nextClaim >= strips { continue }
+                        }
+                        guard let k = claim() else { run.condition.wait(); continue }
+                        run.condition.unlock()
+                        render(k)
+                        run.condition.lock()
+                    }
+                    run.condition.unlock()
                 }
-                run.condition.unlock()
             }
         }
+        recruit()
 
         var encodeNanoseconds: UInt64 = 0
         run.condition.lock()
@@ -87,6 +98,7 @@ extension Pipeline {
                 run.condition.broadcast()
             } else if let k = claim() {
                 run.condition.unlock()
+                recruit()
                 render(k)
                 run.condition.lock()
             } else {

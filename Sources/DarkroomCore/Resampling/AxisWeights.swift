@@ -35,7 +35,10 @@ public struct AxisWeights: Sendable {
         }
         let stretch = max(scale, 1)
         let support = kernel.support * stretch
-        let taps = min(Int((support * 2).rounded(.up)) + 1, sourceLength)
+        // Rounded up to a multiple of four (the extra weights are zero): the horizontal pass
+        // then loads weights four at a time.
+        let needed = Int((support * 2).rounded(.up)) + 1
+        let taps = min((needed + 3) / 4 * 4, sourceLength)
         var start = [Int](repeating: 0, count: outputLength)
         var weights = [Float](repeating: 0, count: outputLength * taps)
         var row = [Double](repeating: 0, count: taps)
