@@ -349,9 +349,9 @@ final class PipelineRun: @unchecked Sendable {
             storeBusy[n] = true
             let band = storeFilled[n] / bandHeight
             condition.unlock()
-            if direct {
-                do {
-                    let rect = Self.bandRect(inputSize, band, bandHeight)
+            let rect = Self.bandRect(inputSize, band, bandHeight)
+            do {
+                if direct {
                     try checkDeadline()
                     let start = Deadline.now()
                     let rowBytes = inputSize.width * 3
@@ -359,30 +359,13 @@ final class PipelineRun: @unchecked Sendable {
                         count: rect.height, into: (store.storage + rect.y * rowBytes).assumingMemoryBound(to: UInt8.self),
                         rowBytes: rowBytes)
                     account(0, since: start)
-                    condition.lock()
-                    storeFilled[n] = rect.maxY
-                    storeBusy[n] = false
-                    condition.broadcast()
-                } catch {
-                    condition.lock()
-                    storeBusy[n] = false
-                    condition.unlock()
-                    fail(error)
-                    throw error
+                } else {
+                    let pixels = try acquire(input, band)
+                    for r in 0..<rect.height {
+                        store.store(row: rect.y + r, from: pixels + r * strides[input] + pads[input], count: inputSize.width)
+                    }
+                    release(input, band)
                 }
-                continue
-            }
-            do {
-                let pixels = try acquire(input, band)
-                let rect = Self.bandRect(inputSize, band, bandHeight)
-                for r in 0..<rect.height {
-                    store.store(row: rect.y + r, from: pixels + r * strides[input] + pads[input], count: inputSize.width)
-                }
-                release(input, band)
-                condition.lock()
-                storeFilled[n] = rect.maxY
-                storeBusy[n] = false
-                condition.broadcast()
             } catch {
                 condition.lock()
                 storeBusy[n] = false
@@ -390,6 +373,10 @@ final class PipelineRun: @unchecked Sendable {
                 fail(error)
                 throw error
             }
+            condition.lock()
+            storeFilled[n] = rect.maxY
+            storeBusy[n] = false
+            condition.broadcast()
         }
     }
 
