@@ -468,7 +468,7 @@ final class PipelineRun: @unchecked Sendable {
 
     func end(_ lease: Lease) {
         lease.rows.deallocate()
-        if let scratch = lease.scratch { memory.release(scratch, count: lease.scratchCount) }
+        if let scratch = lease.scratch { memory.release(scratch, count: lease.scratchCount, reusable: false) }
         if let bands = lease.bands { for k in bands { release(lease.node, k) } }
     }
 

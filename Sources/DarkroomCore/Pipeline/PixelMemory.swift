@@ -3,12 +3,22 @@ import Foundation
 /// Counts the pixel memory a render holds: every band, scratch buffer and compact image is
 /// allocated through it, so the peak is known exactly (reported per job, and what the
 /// daemon's memory budget estimates).
+///
+/// Released buffers are kept for reuse by the next request of the same size (bands of a node
+/// all have one size), so a render touches fresh pages only while its working set grows:
+/// freeing and reallocating megabyte bands let the allocator hand pages back to the kernel and
+/// fault them in again. Kept buffers still count as held, so the peak stays honest.
 public final class PixelMemory: @unchecked Sendable {
     private let lock = NSLock()
     private var current = 0
     private var highest = 0
+    private var spare = [Int: [UnsafeMutablePointer<Pixel>]]()
 
     public init() {}
+
+    deinit {
+        for buffers in spare.values { for buffer in buffers { buffer.deallocate() } }
+    }
 
     /// The most bytes held at once so far.
     public var peakBytes: Int { lock.withLock { highest } }
@@ -24,14 +34,23 @@ public final class PixelMemory: @unchecked Sendable {
 
     func freed(_ bytes: Int) { lock.withLock { current -= bytes } }
 
-    /// `count` pixels, uninitialised, counted until `release`.
+    /// `count` pixels, uninitialised (or holding an earlier use's values), until `release`.
     func pixels(_ count: Int) -> UnsafeMutablePointer<Pixel> {
-        allocated(max(count, 1) * MemoryLayout<Pixel>.stride)
-        return UnsafeMutablePointer<Pixel>.allocate(capacity: max(count, 1))
+        let n = max(count, 1)
+        if let reused = lock.withLock({ spare[n]?.popLast() }) { return reused }
+        allocated(n * MemoryLayout<Pixel>.stride)
+        return UnsafeMutablePointer<Pixel>.allocate(capacity: n)
     }
 
-    func release(_ pointer: UnsafeMutablePointer<Pixel>, count: Int) {
-        pointer.deallocate()
-        freed(max(count, 1) * MemoryLayout<Pixel>.stride)
+    /// Gives `pointer` back. A band is kept for reuse (and stays counted until the render
+    /// ends); a scratch buffer of a one-off size is freed at once, or such sizes would pile up.
+    func release(_ pointer: UnsafeMutablePointer<Pixel>, count: Int, reusable: Bool = true) {
+        let n = max(count, 1)
+        guard reusable else {
+            pointer.deallocate()
+            freed(n * MemoryLayout<Pixel>.stride)
+            return
+        }
+        lock.withLock { spare[n, default: []].append(pointer) }
     }
 }
