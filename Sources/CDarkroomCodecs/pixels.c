@@ -48,26 +48,16 @@ void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned
 }
 
 void dr_expand_rgb8(const unsigned char *rgb, size_t count, float *pixels) {
-    size_t i = 0;
-#if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128();
-    const __m128 divisor = _mm_set1_ps(255.0f);
-    /* Four bytes are read per pixel (the fourth replaced by opaque alpha), so the last pixel
-     * is left to the plain loop below. */
-    for (; i + 1 < count; i++) {
-        unsigned int word;
-        memcpy(&word, rgb + 3 * i, 4);
-        word |= 0xFF000000u;
-        __m128i v = _mm_cvtsi32_si128((int)word);
-        v = _mm_unpacklo_epi16(_mm_unpacklo_epi8(v, zero), zero);
-        /* Division, not a multiply by 1/255: 255 must give exactly 1 (opaque stays opaque). */
-        _mm_storeu_ps(pixels + 4 * i, _mm_div_ps(_mm_cvtepi32_ps(v), divisor));
-    }
-#endif
-    for (; i < count; i++) {
-        pixels[4 * i] = rgb[3 * i] / 255.0f;
-        pixels[4 * i + 1] = rgb[3 * i + 1] / 255.0f;
-        pixels[4 * i + 2] = rgb[3 * i + 2] / 255.0f;
-        pixels[4 * i + 3] = 1.0f;
+    /* A table of the 256 quotients (exact divisions: 255 gives exactly 1, so opaque stays
+     * opaque); a division per sample costs more than the table's loads. */
+    float unit[256];
+    for (int v = 0; v < 256; v++) unit[v] = (float)v / 255.0f;
+    for (size_t i = 0; i < count; i++) {
+        const unsigned char *p = rgb + 3 * i;
+        float *out = pixels + 4 * i;
+        out[0] = unit[p[0]];
+        out[1] = unit[p[1]];
+        out[2] = unit[p[2]];
+        out[3] = 1.0f;
     }
 }
