@@ -15,22 +15,16 @@ public final class CompactImage: @unchecked Sendable {
     /// Bytes per pixel.
     public let pixelBytes: Int
     let storage: UnsafeMutableRawPointer
-    private let memory: PixelMemory?
 
-    init(size: Size, layout: Layout, memory: PixelMemory?) {
+    /// The pipeline counts its bytes in the render's ``PixelMemory``.
+    init(size: Size, layout: Layout) {
         self.size = size
         self.layout = layout
         pixelBytes = layout == .rgb8 ? 3 : 8
-        let bytes = max(1, size.area * pixelBytes)
-        storage = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
-        self.memory = memory
-        memory?.allocated(bytes)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: max(1, size.area * pixelBytes), alignment: 16)
     }
 
-    deinit {
-        storage.deallocate()
-        memory?.freed(max(1, size.area * pixelBytes))
-    }
+    deinit { storage.deallocate() }
 
     /// Stores `count` float pixels as row `y`, columns from 0. Values are clamped to 0…1.
     func store(row y: Int, from pixels: UnsafePointer<Pixel>, count: Int) {

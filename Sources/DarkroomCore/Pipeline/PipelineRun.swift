@@ -65,7 +65,7 @@ final class PipelineRun: @unchecked Sendable {
             case .randomAccess(_, let input, let layout):
                 // The store is filled band by band, each input band read once.
                 for k in uses[input].indices { uses[input][k] += 1 }
-                stores[c] = CompactImage(size: nodes[input].size, layout: layout, memory: nil)
+                stores[c] = CompactImage(size: nodes[input].size, layout: layout)
             case .kernel(let kernel, let inputs):
                 for k in 0..<counts[c] {
                     let regions = kernel.inputRegions(for: Self.bandRect(node.size, k, pipeline.bandHeight))

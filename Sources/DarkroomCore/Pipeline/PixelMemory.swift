@@ -22,8 +22,6 @@ public final class PixelMemory: @unchecked Sendable {
 
     /// The most bytes held at once so far.
     public var peakBytes: Int { lock.withLock { highest } }
-    /// The bytes held now.
-    public var currentBytes: Int { lock.withLock { current } }
 
     func allocated(_ bytes: Int) {
         lock.withLock {
