@@ -14,16 +14,17 @@ count=${1:-3000} interval=${2:-5}
 cd "$(dirname "$0")/.."
 repo=$PWD
 [[ -x .build/release/darkroom ]] || swift build -c release
-command -v convert >/dev/null || { echo "soak: needs ImageMagick (scripts/install-deps.sh)" >&2; exit 1; }
+# ImageMagick 6 by its own name: a `convert` earlier on the PATH may be something else.
+convert=$(command -v convert-im6.q16 || command -v convert) || { echo "soak: needs ImageMagick (scripts/install-deps.sh)" >&2; exit 1; }
 work=$repo/soak-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$work/src" "$work/inbox"
 
 # A few distinct large photos (sizes and formats mixed), copied under new names as the run goes.
 echo "soak: making source photos in $work/src" >&2
-convert -size 6000x4000 plasma:fractal -quality 90 "$work/src/a.jpg"
-convert -size 4000x6000 gradient:navy-orange -attenuate 0.3 +noise gaussian -quality 85 "$work/src/b.jpg"
-convert -size 5000x3300 plasma:red-blue "$work/src/c.png"
-convert -size 3000x2000 plasma:fractal -quality 95 "$work/src/d.jpg"
+"$convert" -size 6000x4000 plasma:fractal -quality 90 "$work/src/a.jpg"
+"$convert" -size 4000x6000 gradient:navy-orange -attenuate 0.3 +noise gaussian -quality 85 "$work/src/b.jpg"
+"$convert" -size 5000x3300 plasma:red-blue "$work/src/c.png"
+"$convert" -size 3000x2000 plasma:fractal -quality 95 "$work/src/d.jpg"
 sources=("$work"/src/*)
 
 cat > "$work/config.yaml" <<CONFIG
