@@ -154,15 +154,7 @@ final class PipelineRun: @unchecked Sendable {
                 condition.wait()
             case .pending where n == 0:
                 if sourceBusy { condition.wait(); continue }
-                sourceBusy = true
-                let first = nextSourceBand
-                condition.unlock()
-                var error: (any Error)?
-                do { try decode(from: first, through: k) } catch let e { error = e }
-                condition.lock()
-                sourceBusy = false
-                if let error, failure == nil { failure = error }
-                condition.broadcast()
+                runDecoder(through: k)
             case .pending:
                 states[n][k] = .computing
                 condition.unlock()
@@ -211,17 +203,23 @@ final class PipelineRun: @unchecked Sendable {
             condition.unlock()
             return false
         }
+        runDecoder(through: nextSourceBand)
+        condition.unlock()
+        return true
+    }
+
+    /// Called with the lock held and the decoder idle: decodes the next source bands up to `k`
+    /// outside the lock, and returns with it held again, any error recorded as the run's failure.
+    private func runDecoder(through k: Int) {
         sourceBusy = true
-        let band = nextSourceBand
+        let first = nextSourceBand
         condition.unlock()
         var error: (any Error)?
-        do { try decode(from: band, through: band) } catch let e { error = e }
+        do { try decode(from: first, through: k) } catch let e { error = e }
         condition.lock()
         sourceBusy = false
         if let error, failure == nil { failure = error }
         condition.broadcast()
-        condition.unlock()
-        return true
     }
 
     func fail(_ error: any Error) {
