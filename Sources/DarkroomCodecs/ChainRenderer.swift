@@ -22,18 +22,28 @@ public enum ChainRenderer {
         public var warning: String?
     }
 
-    /// The pipeline for `chain` on an input whose header is `header`, and the shrink factor it
-    /// assumes; sizes are fixed, no pixel is decoded.
-    public static func plan(_ chain: CompiledChain, header: ImageInfo, bandHeight: Int = 32) -> (pipeline: Pipeline, shrink: Int) {
+    /// How one output will be rendered, fixed before any pixel is decoded.
+    public struct Plan: Sendable {
+        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
+        public var shrink: Int
+        /// The size the decoder delivers before any crop-on-load.
+        public var decodedSize: Size
+        /// The chain re-planned for the shrunk source (the same output size).
+        public var chain: CompiledChain
+        public var pipeline: Pipeline
+    }
+
+    /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
+    public static func plan(_ chain: CompiledChain, header: ImageInfo, bandHeight: Int = 32) -> Plan {
         let full = Size(width: header.width, height: header.height)
         let shrink = header.format == .jpeg ? chain.sourceShrinkFactor(for: full) : 1
         // libjpeg's 1/k output is ceil(side / k).
         let decoded = Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
         let traits = Pipeline.SourceTraits(size: decoded, isOpaque: header.format == .jpeg || !header.hasAlpha,
                                            isEightBit: header.format == .jpeg || header.bitDepth <= 8)
-        let pipeline = Pipeline(chain: chain.forShrunkSource(original: full, shrunk: decoded), source: traits,
-                                bandHeight: bandHeight)
-        return (pipeline, shrink)
+        let shrunk = chain.forShrunkSource(original: full, shrunk: decoded)
+        return Plan(shrink: shrink, decodedSize: decoded, chain: shrunk,
+                    pipeline: Pipeline(chain: shrunk, source: traits, bandHeight: bandHeight))
     }
 
     /// Renders `chain` on `input` and encodes the result; nothing is written anywhere.
@@ -42,7 +52,15 @@ public enum ChainRenderer {
     public static func render(_ input: [UInt8], header: ImageInfo, chain: CompiledChain, options: EncodeOptions,
                               limits: DecodeLimits, executor: StripExecutor = StripExecutor(),
                               deadline: Deadline? = nil) throws(CodecError) -> Output {
-        let (pipeline, shrink) = plan(chain, header: header, bandHeight: executor.bandHeight)
+        try render(input, plan: plan(chain, header: header, bandHeight: executor.bandHeight), options: options,
+                   limits: limits, executor: executor, deadline: deadline)
+    }
+
+    /// Renders a plan made by ``plan(_:header:bandHeight:)`` (with `executor`'s band height).
+    public static func render(_ input: [UInt8], plan: Plan, options: EncodeOptions, limits: DecodeLimits,
+                              executor: StripExecutor = StripExecutor(),
+                              deadline: Deadline? = nil) throws(CodecError) -> Output {
+        let (pipeline, shrink) = (plan.pipeline, plan.shrink)
         if let (names, size) = pipeline.nodeSizes.first(where: { $0.size.area > limits.maxPixels }) {
             throw CodecError(code: .tooLarge, message: "\(names.joined(separator: ", ")) would make a \(size) image, "
                 + "more than limits.max_pixels (\(limits.maxPixels))")

@@ -12,8 +12,9 @@ struct JobPlan: Sendable {
         var path: String
         var filters: [ResolvedFilter]
         var chain: CompiledChain
-        /// The graph the streaming engine will run, sizes fixed (with its shrink-on-load).
-        var pipeline: Pipeline
+        /// The graph the streaming engine will run, sizes fixed, and its shrink-on-load.
+        var rendering: ChainRenderer.Plan
+        var pipeline: Pipeline { rendering.pipeline }
     }
 
     var header: ImageInfo
@@ -46,18 +47,16 @@ struct JobPlan: Sendable {
                 throw ReportError(code: "chain_failed", message: "\(RawName.display(path)): \(error.message)")
             }
             let chain = ChainCompiler.compile(filters)
-            let (pipeline, shrink) = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight)
+            let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight)
             // Named by the filters as the config writes them (the pipeline's nodes would say
             // "resize (down)"); the renderer checks its nodes again.
-            let decoded = Size(width: (fullSize.width + shrink - 1) / shrink, height: (fullSize.height + shrink - 1) / shrink)
-            let shrunkChain = chain.forShrunkSource(original: fullSize, shrunk: decoded)
-            let stages = zip(shrunkChain.stages.map(\.names), shrunkChain.stageSizes(for: decoded))
-            if let (names, size) = (Array(stages) + pipeline.nodeSizes).first(where: { $0.1.area > limits.maxPixels }) {
+            let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.decodedSize))
+            if let (names, size) = (Array(stages) + rendering.pipeline.nodeSizes).first(where: { $0.1.area > limits.maxPixels }) {
                 throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
                     "\(RawName.display(path)): \(names.joined(separator: ", ")) would make a \(size) image, "
                     + "more than limits.max_pixels (\(limits.maxPixels))")
             }
-            planned.append(Output(config: output, path: path, filters: filters, chain: chain, pipeline: pipeline))
+            planned.append(Output(config: output, path: path, filters: filters, chain: chain, rendering: rendering))
         }
         return JobPlan(header: header, seed: seed, outputs: planned)
     }

@@ -113,7 +113,7 @@ public struct JobRunner: Sendable {
             if shouldAbandon() { return .abandoned }
             if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
             do throws(ReportError) {
-                let rendered = try OutputRendering.render(input: bytes, header: plan.header, plan: output, limits: limits,
+                let rendered = try OutputRendering.render(input: bytes, plan: output, limits: limits,
                                                           deadline: deadline, executor: executor)
                 if shouldAbandon() { return .abandoned }
                 let writeClock = Stopwatch()

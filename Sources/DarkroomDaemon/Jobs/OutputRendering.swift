@@ -19,12 +19,12 @@ enum OutputRendering {
     /// Renders `plan` for the input `bytes`. Throws a report error with the codec's code, or
     /// `timeout` once `deadline` has passed (the engine checks between strips and in the
     /// decoder's progress callback).
-    static func render(input bytes: [UInt8], header: ImageInfo, plan: JobPlan.Output, limits: Limits,
+    static func render(input bytes: [UInt8], plan: JobPlan.Output, limits: Limits,
                        deadline: Deadline, executor: StripExecutor) throws(ReportError) -> Rendered {
         let output = plan.config
         do throws(CodecError) {
             let rendered = try ChainRenderer.render(
-                bytes, header: header, chain: plan.chain,
+                bytes, plan: plan.rendering,
                 options: EncodeOptions(format: ImageFormat(output.format), quality: output.quality, progressive: output.progressive),
                 limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes),
                 executor: executor, deadline: deadline)
