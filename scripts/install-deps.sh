@@ -6,7 +6,9 @@ set -euo pipefail
 packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg-config
           libvips-tools imagemagick    # vips and ImageMagick are the tests' reference implementations
           python3 python3-prometheus-client util-linux  # the operations tests: Prometheus parser, `script` for a pty
-          libjpeg-turbo-progs)  # jpegtran makes the many-scan JPEG of the scan-limit test
+          libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test
+          libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
+          libimage-exiftool-perl)  # exiftool reads back the metadata the tests write
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
 fi

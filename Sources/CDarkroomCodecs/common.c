@@ -76,9 +76,11 @@ static int sniff(const unsigned char *bytes, size_t length) {
 static void reset_info(dr_info *info) {
     unsigned char *exif = info->exif;
     size_t capacity = info->exif_capacity;
+    struct dr_metadata *metadata = info->metadata;
     memset(info, 0, sizeof *info);
     info->exif = exif;
     info->exif_capacity = capacity;
+    info->metadata = metadata;
 }
 
 static dr_status not_an_image(char *message, size_t capacity) {

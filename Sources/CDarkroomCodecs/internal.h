@@ -56,4 +56,39 @@ dr_status dr_jpeg_writer_finish(dr_writer *writer, dr_buffer *out, char *message
 void dr_png_writer_close(dr_writer *writer);
 void dr_jpeg_writer_close(dr_writer *writer);
 
+/* Metadata in and out of the containers (jpeg_metadata.c, png_metadata.c). Collecting copies
+ * the blocks it finds into `out` (the first of each kind wins); writing embeds them. */
+struct jpeg_marker_struct;
+struct jpeg_compress_struct;
+void dr_jpeg_collect_metadata(struct jpeg_marker_struct *markers, dr_metadata *out);
+void dr_jpeg_write_metadata(struct jpeg_compress_struct *cinfo, const dr_metadata *metadata);
+
+struct png_struct_def;
+struct png_info_def;
+void dr_png_collect_metadata(struct png_struct_def *png, struct png_info_def *info, dr_metadata *out);
+void dr_png_set_metadata(struct png_struct_def *png, struct png_info_def *info, const dr_metadata *metadata);
+
+/* The Photoshop image resource that holds IPTC-NAA records. */
+#define DR_IPTC_RESOURCE 0x0404
+
+/* The IPTC-NAA data of a list of Photoshop image resources ("8BIM" blocks), kept into `out`. */
+void dr_find_iptc_resource(const unsigned char *resources, size_t length, dr_metadata *out);
+
+/* A palette of at most 256 RGBA colours, the translucent ones (alpha < 255) first so that tRNS
+ * can stop after them. */
+typedef struct {
+    unsigned char entries[256][4];
+    int count;
+    int translucent;
+} dr_palette;
+
+/* Fills `palette` and `indices` (one byte a pixel) from 8-bit RGB or RGBA pixels; returns 0 when
+ * they use more than 256 colours. */
+int dr_palette_index(const unsigned char *pixels, size_t count, int channels, dr_palette *palette,
+                     unsigned char *indices);
+
+/* Copies `length` bytes into a fresh block at *to (left alone when *to is set already or memory
+ * runs out). */
+void dr_metadata_keep(unsigned char **to, size_t *to_length, const unsigned char *from, size_t length);
+
 #endif

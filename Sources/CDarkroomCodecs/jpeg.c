@@ -137,6 +137,7 @@ static void describe(j_decompress_ptr cinfo, dr_info *info) {
         else if (m->marker == JPEG_APP0 + 2 && marker_has_prefix(m, "ICC_PROFILE\0", 12))
             info->has_icc = 1;
     }
+    if (info->metadata != NULL) dr_jpeg_collect_metadata(cinfo->marker_list, info->metadata);
 }
 
 static void begin(j_decompress_ptr cinfo, const unsigned char *bytes, size_t length) {
@@ -144,6 +145,7 @@ static void begin(j_decompress_ptr cinfo, const unsigned char *bytes, size_t len
     jpeg_mem_src(cinfo, bytes, (unsigned long)length);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 13, 0xFFFF); /* Photoshop IRB: IPTC */
     (void)jpeg_read_header(cinfo, TRUE);
 }
 
@@ -368,8 +370,8 @@ static void jpeg_writer_free(jpeg_writer *w) {
     free(w);
 }
 
-dr_status dr_jpeg_writer_open(int width, int height, int quality, int progressive,
-                              dr_writer **out, char *message, size_t capacity) {
+dr_status dr_jpeg_writer_open(int width, int height, const dr_jpeg_write_options *options,
+                              const dr_metadata *metadata, dr_writer **out, char *message, size_t capacity) {
     jpeg_writer *w = calloc(1, sizeof *w);
     if (w == NULL) return DR_OUT_OF_MEMORY;
     install_errors(&w->errors, 1, message, capacity);
@@ -388,12 +390,21 @@ dr_status dr_jpeg_writer_open(int width, int height, int quality, int progressiv
     w->cinfo.dest = &w->dest.pub;
     w->cinfo.image_width = (JDIMENSION)width;
     w->cinfo.image_height = (JDIMENSION)height;
-    w->cinfo.input_components = 3;
-    w->cinfo.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&w->cinfo); /* YCbCr, 2×2 luma sampling: 4:2:0 */
+    int grey = options->channels == 1;
+    w->cinfo.input_components = grey ? 1 : 3;
+    w->cinfo.in_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&w->cinfo); /* grey: one component; RGB: YCbCr with 2×2 luma sampling (4:2:0) */
+    int quality = options->quality;
     jpeg_set_quality(&w->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-    if (progressive) jpeg_simple_progression(&w->cinfo);
+    if (!grey && options->chroma_444) {
+        /* Luma at the chroma's resolution: every component sampled 1×1. */
+        w->cinfo.comp_info[0].h_samp_factor = 1;
+        w->cinfo.comp_info[0].v_samp_factor = 1;
+    }
+    w->cinfo.optimize_coding = options->optimize ? TRUE : FALSE;
+    if (options->progressive) jpeg_simple_progression(&w->cinfo);
     jpeg_start_compress(&w->cinfo, TRUE);
+    if (metadata != NULL) dr_jpeg_write_metadata(&w->cinfo, metadata);
     *out = &w->base;
     return DR_OK;
 }

@@ -100,6 +100,7 @@ static void describe(png_structp png, png_infop pi, dr_info *info) {
     png_bytep exif = NULL;
     if (png_get_eXIf_1(png, pi, &exif_length, &exif) != 0 && exif != NULL)
         dr_info_store_exif(info, exif, exif_length);
+    if (info->metadata != NULL) dr_png_collect_metadata(png, pi, info->metadata);
 }
 
 /* Asks libpng for straight RGB or RGBA at the file's depth (8 or 16 bits, host byte order). */
@@ -294,24 +295,56 @@ typedef struct {
     png_infop info;
     png_context ctx;
     dr_buffer out;
-    int height;
+    int width, height;
     int written;
+    int channels;
+    size_t row_bytes;
+    /* Palette candidates: the rows are kept here and the header is written at finish. */
+    int palette;
+    dr_buffer kept;
+    unsigned char *indices; /* the kept rows as palette indices */
 } png_writer;
 
 static void png_writer_free(png_writer *w) {
     png_destroy_write_struct(&w->png, &w->info);
     dr_buffer_free(&w->out);
+    dr_buffer_free(&w->kept);
+    free(w->indices);
     free(w);
 }
 
-dr_status dr_png_writer_open(int width, int height, int channels, dr_writer **out,
-                             char *message, size_t capacity) {
+static int color_type(int channels) {
+    switch (channels) {
+    case 1: return PNG_COLOR_TYPE_GRAY;
+    case 2: return PNG_COLOR_TYPE_GRAY_ALPHA;
+    case 3: return PNG_COLOR_TYPE_RGB;
+    default: return PNG_COLOR_TYPE_RGB_ALPHA;
+    }
+}
+
+/* The header and the chunks before the image data. */
+static void write_header(png_writer *w, int type, int depth) {
+    png_set_IHDR(w->png, w->info, (png_uint_32)w->width, (png_uint_32)w->height, depth, type,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(w->png, w->info);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (depth == 16) png_set_swap(w->png);
+#endif
+}
+
+dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *options,
+                             const dr_metadata *metadata, dr_writer **out, char *message, size_t capacity) {
     png_writer *w = calloc(1, sizeof *w);
     if (w == NULL) return DR_OUT_OF_MEMORY;
     context_init(&w->ctx, NULL, 0, message, capacity);
     w->ctx.out = &w->out;
     w->base.format = DR_FORMAT_PNG;
+    w->width = width;
     w->height = height;
+    w->channels = options->channels < 1 ? 1 : options->channels > 4 ? 4 : options->channels;
+    int depth = options->bit_depth == 16 ? 16 : 8;
+    w->row_bytes = (size_t)width * (size_t)w->channels * (size_t)(depth / 8);
+    w->palette = options->palette && depth == 8 && w->channels >= 3;
     w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &w->ctx, on_error, on_warning);
     if (w->png == NULL) { free(w); return DR_OUT_OF_MEMORY; }
     w->info = png_create_info_struct(w->png);
@@ -321,12 +354,10 @@ dr_status dr_png_writer_open(int width, int height, int channels, dr_writer **ou
         return status;
     }
     png_set_write_fn(w->png, &w->ctx, write_bytes, flush_bytes);
-    png_set_IHDR(w->png, w->info, (png_uint_32)width, (png_uint_32)height, 8,
-                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    /* zlib level 6: libpng's and zlib's usual trade-off between size and speed. */
-    png_set_compression_level(w->png, 6);
-    png_write_info(w->png, w->info);
+    int level = options->compression;
+    png_set_compression_level(w->png, level < 0 ? 0 : level > 9 ? 9 : level);
+    if (metadata != NULL) dr_png_set_metadata(w->png, w->info, metadata);
+    if (!w->palette) write_header(w, color_type(w->channels), depth);
     *out = &w->base;
     return DR_OK;
 }
@@ -338,9 +369,44 @@ dr_status dr_png_write_rows(dr_writer *base, const unsigned char *rows, size_t s
     w->ctx.message = message;
     w->ctx.capacity = capacity;
     if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
-    for (int i = 0; i < count; i++) png_write_row(w->png, (png_const_bytep)(rows + stride * (size_t)i));
+    for (int i = 0; i < count; i++) {
+        const unsigned char *row = rows + stride * (size_t)i;
+        if (!w->palette) png_write_row(w->png, (png_const_bytep)row);
+        else if (!dr_buffer_append(&w->kept, row, w->row_bytes))
+            fail(w->png, &w->ctx, DR_OUT_OF_MEMORY, "out of memory while encoding PNG");
+    }
     w->written += count;
     return DR_OK;
+}
+
+/* The kept rows as an indexed PNG when they use at most 256 colours, else as they are. */
+static void write_kept(png_writer *w) {
+    size_t pixels = (size_t)w->width * (size_t)w->height;
+    unsigned char *indices = w->indices = malloc(pixels ? pixels : 1);
+    if (indices == NULL) fail(w->png, &w->ctx, DR_OUT_OF_MEMORY, "out of memory while encoding PNG");
+    dr_palette palette;
+    int fits = dr_palette_index(w->kept.data, pixels, w->channels, &palette, indices);
+    if (fits) {
+        png_color colors[256];
+        png_byte alphas[256];
+        for (int i = 0; i < palette.count; i++) {
+            colors[i].red = palette.entries[i][0];
+            colors[i].green = palette.entries[i][1];
+            colors[i].blue = palette.entries[i][2];
+            alphas[i] = palette.entries[i][3];
+        }
+        png_set_PLTE(w->png, w->info, colors, palette.count);
+        if (palette.translucent > 0) png_set_tRNS(w->png, w->info, alphas, palette.translucent, NULL);
+        int depth = palette.count <= 2 ? 1 : palette.count <= 4 ? 2 : palette.count <= 16 ? 4 : 8;
+        write_header(w, PNG_COLOR_TYPE_PALETTE, depth);
+        if (depth < 8) png_set_packing(w->png);
+    } else {
+        write_header(w, color_type(w->channels), 8);
+    }
+    for (int y = 0; y < w->height; y++) {
+        const unsigned char *row = fits ? indices + (size_t)y * (size_t)w->width : w->kept.data + w->row_bytes * (size_t)y;
+        png_write_row(w->png, (png_const_bytep)row);
+    }
 }
 
 dr_status dr_png_writer_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
@@ -355,6 +421,7 @@ dr_status dr_png_writer_finish(dr_writer *base, dr_buffer *out, char *message, s
         w->ctx.status = DR_ENCODE_FAILED;
         return DR_ENCODE_FAILED;
     }
+    if (w->palette) write_kept(w);
     png_write_end(w->png, NULL);
     *out = w->out;
     memset(&w->out, 0, sizeof w->out);

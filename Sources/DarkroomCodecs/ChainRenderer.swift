@@ -31,6 +31,8 @@ public enum ChainRenderer {
         /// The chain re-planned for the shrunk source (the same output size).
         public var chain: CompiledChain
         public var pipeline: Pipeline
+        /// What the output holds (alpha, grey, the source's depth and palette): the encoder's layout.
+        public var outputTraits: OutputTraits
     }
 
     /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
@@ -40,10 +42,13 @@ public enum ChainRenderer {
         // libjpeg's 1/k output is ceil(side / k).
         let decoded = Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
         let traits = Pipeline.SourceTraits(size: decoded, isOpaque: header.format == .jpeg || !header.hasAlpha,
-                                           isEightBit: header.format == .jpeg || header.bitDepth <= 8)
+                                           isEightBit: header.format == .jpeg || header.bitDepth <= 8,
+                                           isGrey: header.colorSpace == "gray")
         let shrunk = chain.forShrunkSource(original: full, shrunk: decoded)
-        return Plan(shrink: shrink, decodedSize: decoded, chain: shrunk,
-                    pipeline: Pipeline(chain: shrunk, source: traits, bandHeight: bandHeight))
+        let pipeline = Pipeline(chain: shrunk, source: traits, bandHeight: bandHeight)
+        let output = OutputTraits(alpha: pipeline.outputMayHaveAlpha, grey: pipeline.outputIsGrey,
+                                  sixteenBitSource: !traits.isEightBit, paletteSource: header.colorSpace == "palette")
+        return Plan(shrink: shrink, decodedSize: decoded, chain: shrunk, pipeline: pipeline, outputTraits: output)
     }
 
     /// Renders `chain` on `input` and encodes the result; nothing is written anywhere.
@@ -70,7 +75,7 @@ public enum ChainRenderer {
         guard decoder.size == pipeline.sourceSize else {
             throw CodecError(code: .corrupt, message: "the decoder delivers \(decoder.size), the header promised \(pipeline.sourceSize)")
         }
-        var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, alpha: pipeline.outputMayHaveAlpha)
+        var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: plan.outputTraits)
         let stats: RenderStats
         do {
             stats = try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline)

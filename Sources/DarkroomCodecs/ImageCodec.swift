@@ -38,12 +38,13 @@ public enum ImageCodec {
         return (image, decoder.info)
     }
 
-    /// Encodes 8-bit PNG (RGB when every pixel is opaque, RGBA otherwise; zlib level 6) or
-    /// JPEG (4:2:0; transparent pixels are composited over white, since JPEG has no alpha).
+    /// Encodes PNG (RGB when every pixel is opaque, RGBA otherwise; 8-bit unless
+    /// `options.bitDepth` says 16) or JPEG (transparent pixels composited over white, since JPEG
+    /// has no alpha).
     /// Colour is unpremultiplied, clamped to 0…1 and rounded to nearest, once.
     public static func encode(_ image: Image, options: EncodeOptions) throws(CodecError) -> [UInt8] {
         let pipeline = Pipeline(chain: CompiledChain(stages: []), source: Pipeline.traits(of: image))
-        var encoder = try ImageEncoder(size: image.size, options: options, alpha: !image.isOpaque)
+        var encoder = try ImageEncoder(size: image.size, options: options, traits: OutputTraits(alpha: !image.isOpaque))
         do {
             _ = try pipeline.run(from: ImageSource(image), into: &encoder, executor: StripExecutor(bandHeight: 64))
         } catch let error as CodecError {

@@ -13,7 +13,7 @@ public struct ImageEncoder: StripSink {
         let layout: PixelConversion.Layout
 
         public func prepare(_ rows: RegionView) -> [UInt8] {
-            let r = rows.rect, rowBytes = r.width * layout.channels
+            let r = rows.rect, rowBytes = r.width * layout.bytesPerPixel
             return [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
                 for y in r.y..<r.maxY {
                     PixelConversion.bytes(from: rows.pointer(r.x, y), count: r.width, layout: layout,
@@ -28,8 +28,9 @@ public struct ImageEncoder: StripSink {
     public let size: Size
     private let writer: WriterHandle
 
-    /// - Parameter alpha: PNG only: keep an alpha channel (otherwise RGB).
-    public init(size: Size, options: EncodeOptions, alpha: Bool) throws(CodecError) {
+    /// - Parameter traits: what the output holds: PNG keeps alpha, grey (one channel), and a
+    ///   16-bit or palette source's layout; JPEG is grey (one component) or YCbCr.
+    public init(size: Size, options: EncodeOptions, traits: OutputTraits) throws(CodecError) {
         guard size.width > 0, size.height > 0 else {
             throw CodecError(code: .encodeFailed, message: "cannot encode an empty (\(size)) image")
         }
@@ -38,21 +39,30 @@ public struct ImageEncoder: StripSink {
         let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
         switch options.format {
         case .png:
-            quantiser = Quantiser(layout: alpha ? .rgba : .rgb)
-            try CBridge.call { dr_png_writer_open(w, h, alpha ? 4 : 3, &pointer, $0, $1) }
+            let sixteenBit = (options.bitDepth ?? (traits.sixteenBitSource ? 16 : 8)) == 16
+            let layout = PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
+            quantiser = Quantiser(layout: layout)
+            var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
+                                         compression: Int32(min(max(options.compression, 0), 9)),
+                                         palette: traits.paletteSource && !traits.grey ? 1 : 0)
+            try CBridge.call { dr_png_writer_open(w, h, &c, nil, &pointer, $0, $1) }
         case .jpeg:
             guard size.width <= 65_500, size.height <= 65_500 else {
                 throw CodecError(code: .encodeFailed, message: "JPEG cannot hold an image wider or taller than 65500 pixels")
             }
-            quantiser = Quantiser(layout: .rgbOverWhite)
-            let quality = Int32(min(max(options.quality, 1), 100))
-            try CBridge.call { dr_jpeg_writer_open(w, h, quality, options.progressive ? 1 : 0, &pointer, $0, $1) }
+            let layout = PixelConversion.Layout(grey: traits.grey, alpha: false, overWhite: true)
+            quantiser = Quantiser(layout: layout)
+            var c = dr_jpeg_write_options(quality: Int32(min(max(options.quality, 1), 100)),
+                                          progressive: options.progressive ? 1 : 0,
+                                          chroma_444: options.usesFullChroma ? 1 : 0,
+                                          optimize: options.optimizeCoding ? 1 : 0, channels: Int32(layout.channels))
+            try CBridge.call { dr_jpeg_writer_open(w, h, &c, nil, &pointer, $0, $1) }
         }
         writer = WriterHandle(pointer!)
     }
 
     public mutating func write(_ strip: [UInt8], rows: Range<Int>) throws {
-        let rowBytes = size.width * quantiser.layout.channels, handle = writer.pointer
+        let rowBytes = size.width * quantiser.layout.bytesPerPixel, handle = writer.pointer
         try strip.withUnsafeBufferPointer { bytes in
             try CBridge.call { dr_writer_write_rows(handle, bytes.baseAddress, rowBytes, Int32(rows.count), $0, $1) }
         }

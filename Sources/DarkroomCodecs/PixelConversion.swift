@@ -37,22 +37,34 @@ enum PixelConversion {
         }
     }
 
-    /// How a strip is quantised to bytes.
-    enum Layout: Sendable {
-        /// Straight RGBA (PNG with alpha).
-        case rgba
-        /// RGB, alpha dropped (PNG of an opaque image).
-        case rgb
-        /// RGB composited over white (JPEG has no alpha).
-        case rgbOverWhite
+    /// How a strip is quantised to bytes: which channels, how many bits, flattened or not.
+    struct Layout: Sendable, Equatable {
+        /// One colour channel (the mean of R, G and B, which a grey image has equal).
+        var grey: Bool
+        /// Straight alpha kept as the last channel.
+        var alpha: Bool
+        /// Composited over white first (JPEG has no alpha); implies no alpha channel.
+        var overWhite: Bool = false
+        /// 16-bit samples in host byte order.
+        var sixteenBit: Bool = false
 
-        var channels: Int { self == .rgba ? 4 : 3 }
+        var channels: Int { (grey ? 1 : 3) + (alpha ? 1 : 0) }
+        var bytesPerPixel: Int { channels * (sixteenBit ? 2 : 1) }
+
+        static let rgb = Layout(grey: false, alpha: false)
+        static let rgba = Layout(grey: false, alpha: true)
+        static let rgbOverWhite = Layout(grey: false, alpha: false, overWhite: true)
     }
 
     /// Quantises `count` pixels once: unpremultiply (or flatten), clamp to 0…1, round to nearest.
-    static func bytes(from pixels: UnsafePointer<Pixel>, count: Int, layout: Layout, into out: UnsafeMutablePointer<UInt8>) {
-        switch layout {
-        case .rgba:
+    static func bytes(from pixels: UnsafePointer<Pixel>, count: Int, layout: Layout, into out: UnsafeMutableRawPointer) {
+        if layout == .rgb || layout == .rgbOverWhite {
+            // In C (SSE2): see dr_quantise_rgb.
+            pixels.withMemoryRebound(to: Float.self, capacity: 4 * count) { floats in
+                dr_quantise_rgb(floats, count, layout.overWhite ? 1 : 0, out.assumingMemoryBound(to: UInt8.self))
+            }
+        } else if layout == .rgba {
+            let out = out.assumingMemoryBound(to: UInt8.self)
             for i in 0..<count {
                 let p = pixels[i], a = unit(p[3])
                 guard a > 0 else { (out + 4 * i).update(repeating: 0, count: 4); continue }
@@ -60,11 +72,38 @@ enum PixelConversion {
                 out[4 * i] = byte(p[0] * inverse); out[4 * i + 1] = byte(p[1] * inverse)
                 out[4 * i + 2] = byte(p[2] * inverse); out[4 * i + 3] = byte(a)
             }
-        case .rgb, .rgbOverWhite:
-            // In C (SSE2): see dr_quantise_rgb.
-            pixels.withMemoryRebound(to: Float.self, capacity: 4 * count) { floats in
-                dr_quantise_rgb(floats, count, layout == .rgbOverWhite ? 1 : 0, out)
+        } else if layout.sixteenBit {
+            samples(from: pixels, count: count, layout: layout, into: out.assumingMemoryBound(to: UInt16.self),
+                    scale: 65535)
+        } else {
+            samples(from: pixels, count: count, layout: layout, into: out.assumingMemoryBound(to: UInt8.self),
+                    scale: 255)
+        }
+    }
+
+    /// The general case: grey or colour, with or without alpha, 8 or 16 bits.
+    private static func samples<Sample: FixedWidthInteger>(
+        from pixels: UnsafePointer<Pixel>, count: Int, layout: Layout, into out: UnsafeMutablePointer<Sample>, scale: Float
+    ) {
+        let channels = layout.channels
+        @inline(__always) func sample(_ v: Float) -> Sample { Sample(truncatingIfNeeded: Int32(unit(v) * scale + 0.5)) }
+        for i in 0..<count {
+            var p = pixels[i]
+            let a = unit(p[3])
+            if layout.overWhite {
+                p += Pixel(repeating: 1 - a)
+            } else if a > 0 {
+                p /= p[3]
+            } else {
+                p = .zero
             }
+            let o = out + channels * i
+            if layout.grey {
+                o[0] = sample((p[0] + p[1] + p[2]) / 3)
+            } else {
+                o[0] = sample(p[0]); o[1] = sample(p[1]); o[2] = sample(p[2])
+            }
+            if layout.alpha { o[channels - 1] = sample(a) }
         }
     }
 

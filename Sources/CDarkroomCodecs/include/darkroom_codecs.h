@@ -59,6 +59,9 @@ typedef struct {
     unsigned char *exif;
     size_t exif_capacity;
     size_t exif_length;
+    /* When not NULL, the EXIF, XMP and IPTC blocks are copied there whole (JPEG APP1/APP13;
+     * PNG eXIf, iTXt XMP and ImageMagick's "Raw profile type" text); free with dr_metadata_free. */
+    struct dr_metadata *metadata;
     char warning[160];
 } dr_info;
 
@@ -121,14 +124,44 @@ const char *dr_reader_warning(const dr_reader *reader);
 void dr_reader_close(dr_reader *reader);
 
 /*
- * A JPEG writer: 8-bit RGB rows (3 bytes a pixel), baseline or progressive, 4:2:0 chroma.
- * `quality` is 1...100.
+ * Metadata blocks a writer embeds, or a reader found. Each is optional (NULL or length 0: none).
+ * A writer only reads them; blocks a reader hands out are malloc'd, freed by dr_metadata_free.
  */
-dr_status dr_jpeg_writer_open(int width, int height, int quality, int progressive,
-                              dr_writer **writer, char *message, size_t message_capacity);
+typedef struct dr_metadata {
+    unsigned char *exif; size_t exif_length; /* TIFF stream, without JPEG's "Exif\0\0" */
+    unsigned char *xmp; size_t xmp_length;   /* the XMP packet (XML text) */
+    unsigned char *iptc; size_t iptc_length; /* IPTC-NAA records (IIM), without a Photoshop wrapper */
+} dr_metadata;
 
-/* A PNG writer: 8-bit RGB (channels 3) or RGBA (channels 4) rows, zlib level 6. */
-dr_status dr_png_writer_open(int width, int height, int channels, dr_writer **writer,
+void dr_metadata_free(dr_metadata *metadata);
+
+/* How a JPEG writer encodes. */
+typedef struct {
+    int quality;     /* 1...100 */
+    int progressive;
+    int chroma_444;  /* full-resolution chroma (1x1 sampling) instead of 4:2:0 */
+    int optimize;    /* Huffman tables optimised for the image (one more pass over the coefficients) */
+    int channels;    /* rows are 1 (grey: a one-component JPEG) or 3 (RGB) bytes a pixel */
+} dr_jpeg_write_options;
+
+/* A JPEG writer; the metadata (may be NULL) goes into APP1 (Exif, XMP) and APP13 markers. */
+dr_status dr_jpeg_writer_open(int width, int height, const dr_jpeg_write_options *options,
+                              const dr_metadata *metadata, dr_writer **writer,
+                              char *message, size_t message_capacity);
+
+/* How a PNG writer encodes. */
+typedef struct {
+    int channels;     /* rows: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA */
+    int bit_depth;    /* 8, or 16 with samples in host byte order */
+    int compression;  /* zlib level 0...9 */
+    int palette;      /* 8-bit RGB(A) only: keep the rows and, when at most 256 colours are used
+                       * (alpha in tRNS), write an indexed PNG; otherwise as `channels` says */
+} dr_png_write_options;
+
+/* A PNG writer; the metadata (may be NULL) goes into eXIf, iTXt XML:com.adobe.xmp and a zTXt
+ * "Raw profile type iptc" chunk (as ImageMagick writes it). */
+dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *options,
+                             const dr_metadata *metadata, dr_writer **writer,
                              char *message, size_t message_capacity);
 
 /* Encodes the next `count` rows, `stride` bytes apart. */

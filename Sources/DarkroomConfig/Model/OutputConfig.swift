@@ -10,15 +10,18 @@ public struct OutputConfig: Sendable, Equatable {
     public var quality: Int
     /// Progressive JPEG (interlaced PNG); default false.
     public var progressive: Bool
+    /// Chroma, bit depth, compression and metadata.
+    public var encoding: OutputEncoding
     /// The filters, applied in order. Empty means the input is re-encoded as it is.
     public var chain: ChainSpec
 
     public init(pathTemplate: String, format: OutputFormat, quality: Int = 90,
-                progressive: Bool = false, chain: ChainSpec) {
+                progressive: Bool = false, encoding: OutputEncoding = .init(), chain: ChainSpec) {
         self.pathTemplate = pathTemplate
         self.format = format
         self.quality = quality
         self.progressive = progressive
+        self.encoding = encoding
         self.chain = chain
     }
 }

@@ -24,6 +24,22 @@ public struct ColorProgram: Sendable {
         }
     }
 
+    /// Whether a grey pixel (R = G = B) stays grey: every matrix maps equal R, G and B to equal
+    /// values (the three colour rows have the same sum over R, G, B, the same alpha weight and
+    /// the same bias); a power acts on each channel alike. Sepia and hue turn grey into colour;
+    /// brightness, contrast, gamma and invert do not.
+    public var preservesGrey: Bool {
+        operations.allSatisfy { op in
+            guard case .matrix(let m) = op else { return true }
+            func row(_ i: Int) -> [Double] {
+                let rgb: Double = m.m[4 * i] + m.m[4 * i + 1] + m.m[4 * i + 2]
+                return [rgb, m.m[4 * i + 3], m.bias[i]]
+            }
+            let red = row(0)
+            return [row(1), row(2)].allSatisfy { other in zip(other, red).allSatisfy { abs($0 - $1) < 1e-9 } }
+        }
+    }
+
     /// Applies the operations to `count` pixels in place.
     func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
         for i in 0..<count {

@@ -14,6 +14,9 @@ extension SIMD4 where Scalar == Float {
         return Pixel(self[0] * inv, self[1] * inv, self[2] * inv, a)
     }
 
+    /// Whether red, green and blue are equal (premultiplying keeps that).
+    @inlinable public var isGrey: Bool { self[0] == self[1] && self[1] == self[2] }
+
     /// Premultiplied pixel from straight colour.
     @inlinable public var premultiplied: Pixel {
         let a = self[3]

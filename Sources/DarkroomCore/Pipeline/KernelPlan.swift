@@ -57,4 +57,6 @@ public struct KernelPlan: Sendable {
     }
 
     public var preservesOpacity: Bool { steps.allSatisfy { $0.kernel.preservesOpacity } }
+
+    public var preservesGrey: Bool { steps.allSatisfy { $0.kernel.preservesGrey } }
 }

@@ -11,11 +11,14 @@ public struct Pipeline: Sendable {
         public var size: Size
         public var isOpaque: Bool
         public var isEightBit: Bool
+        /// Every pixel has R = G = B (a grey or grey+alpha file, decoded as RGB).
+        public var isGrey: Bool
 
-        public init(size: Size, isOpaque: Bool, isEightBit: Bool) {
+        public init(size: Size, isOpaque: Bool, isEightBit: Bool, isGrey: Bool = false) {
             self.size = size
             self.isOpaque = isOpaque
             self.isEightBit = isEightBit
+            self.isGrey = isGrey
         }
     }
 
@@ -48,18 +51,31 @@ public struct Pipeline: Sendable {
 
     /// Whether the output can have transparent pixels (PNG then keeps an alpha channel).
     public var outputMayHaveAlpha: Bool {
-        var opaque = [Bool]()
+        !outputHas(source: traits.isOpaque, kernel: { $0.isOpaque(givenOpaqueInputs: $1) }, color: \.preservesOpacity)
+    }
+
+    /// Whether every output pixel has R = G = B: the source is grey and every node keeps it so
+    /// (encoders then write one colour channel; a sepia or a coloured background widens it).
+    public var outputIsGrey: Bool {
+        outputHas(source: traits.isGrey, kernel: { k, inputs in k.preservesGrey && inputs.allSatisfy { $0 } },
+                  color: \.preservesGrey)
+    }
+
+    /// Follows a property of the pixels from the source through every node to the output.
+    private func outputHas(source: Bool, kernel: (any PixelKernel, [Bool]) -> Bool,
+                           color: (ColorProgram) -> Bool) -> Bool {
+        var has = [Bool]()
         for node in nodes {
-            var isOpaque: Bool
+            var holds: Bool
             switch node.producer {
-            case .source: isOpaque = traits.isOpaque
-            case .kernel(let k, let inputs): isOpaque = k.isOpaque(givenOpaqueInputs: inputs.map { opaque[$0] })
-            case .randomAccess(let k, let input, _): isOpaque = k.isOpaque(givenOpaqueInputs: [opaque[input]])
+            case .source: holds = source
+            case .kernel(let k, let inputs): holds = kernel(k, inputs.map { has[$0] })
+            case .randomAccess(let k, let input, _): holds = kernel(k, [has[input]])
             }
-            if let color = node.color, !color.preservesOpacity { isOpaque = false }
-            opaque.append(isOpaque)
+            if let program = node.color, !color(program) { holds = false }
+            has.append(holds)
         }
-        return !(opaque.last ?? true)
+        return has.last ?? source
     }
 
     /// - Parameters:

@@ -46,10 +46,18 @@ public protocol PixelKernel: Sendable {
     /// Whether the output is opaque when input `i` is opaque exactly where `opaqueInputs[i]`
     /// says; by default, when every input is and the kernel preserves opacity.
     func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool
+
+    /// Whether grey inputs (R = G = B in every pixel) always give a grey output: true for a
+    /// kernel that treats the three colour channels alike (geometry, resampling, blurs,
+    /// convolution), false when it paints a colour of its own (a coloured background or shadow).
+    /// Encoders then write one colour channel.
+    var preservesGrey: Bool { get }
 }
 
 extension PixelKernel {
     public var preservesOpacity: Bool { true }
+
+    public var preservesGrey: Bool { true }
 
     public func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool {
         preservesOpacity && opaqueInputs.allSatisfy { $0 }

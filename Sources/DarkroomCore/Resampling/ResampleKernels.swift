@@ -83,6 +83,7 @@ struct ResampleDown: PixelKernel {
     var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .clamp)] }
 
     var preservesOpacity: Bool { background[3] >= 1 || placement == Rect(size: outputSize) }
+    var preservesGrey: Bool { background.isGrey || placement == Rect(size: outputSize) }
 
     func inputRegions(for output: Rect) -> [Rect] {
         let picture = output.intersection(placement)

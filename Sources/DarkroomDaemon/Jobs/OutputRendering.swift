@@ -25,7 +25,7 @@ enum OutputRendering {
         do throws(CodecError) {
             let rendered = try ChainRenderer.render(
                 bytes, plan: plan.rendering,
-                options: EncodeOptions(format: ImageFormat(output.format), quality: output.quality, progressive: output.progressive),
+                options: EncodeOptions(output),
                 limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes),
                 executor: executor, deadline: deadline)
             return Rendered(encoded: rendered.bytes, size: rendered.size, stats: rendered.stats,

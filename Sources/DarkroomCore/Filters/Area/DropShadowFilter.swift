@@ -82,6 +82,7 @@ struct ShadowLayer: PixelKernel {
 
     var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .transparent)] }
     var preservesOpacity: Bool { false }
+    var preservesGrey: Bool { tint.isGrey }
 
     func inputRegions(for output: Rect) -> [Rect] {
         [Rect(x: output.x - origin.x, y: output.y - origin.y, width: output.width, height: output.height)]

@@ -97,6 +97,7 @@ struct TransformKernel: RandomAccessKernel {
 
     var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .transparent)] }
     var preservesOpacity: Bool { background[3] >= 1 }
+    var preservesGrey: Bool { background.isGrey }
 
     func inputRegions(for output: Rect) -> [Rect] {
         // One more pixel each side for the bilinear taps.

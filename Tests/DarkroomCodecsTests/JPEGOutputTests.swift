@@ -1,0 +1,80 @@
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomTestSupport
+import Foundation
+import XCTest
+
+/// JPEG output: chroma sampling (4:4:4 from quality 90, or as `chroma` says), optimised Huffman
+/// tables, and grey images as one-component JPEGs. Sampling and components are read back by
+/// ImageMagick's `identify`, not by darkroom.
+final class JPEGOutputTests: XCTestCase {
+    /// Colour that changes every few pixels, where 4:2:0's halved chroma shows.
+    private let colourful = Image(width: 96, height: 64) { x, y in
+        let (fx, fy) = (Float(x), Float(y))
+        return Pixel(0.5 + 0.45 * sin(fx / 2.3), 0.5 + 0.45 * cos(fy / 1.7 + fx / 5), 0.5 + 0.45 * sin((fx + fy) / 3.1), 1)
+    }
+
+    /// `identify`'s sampling factors ("1x1,1x1,1x1" is 4:4:4, "2x2,1x1,1x1" is 4:2:0) and colour space.
+    private func describe(_ jpeg: [UInt8]) throws -> String {
+        let folder = TemporaryFolder()
+        let path = try ReferenceTool.file(jpeg, named: "out.jpg", in: folder)
+        return try ReferenceTool.output(ReferenceTool.identify, ["-format", "%[jpeg:sampling-factor] %[colorspace]", path])
+    }
+
+    private func psnr(_ jpeg: [UInt8], against source: Image) throws -> Double {
+        let decoded = try ImageCodec.decode(jpeg).image
+        var squared = 0.0
+        for (a, b) in zip(decoded.pixels, source.pixels) {
+            let d = a - b
+            squared += Double(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+        }
+        let mse = squared / Double(3 * source.pixels.count)
+        return 10 * log10(1 / mse)
+    }
+
+    func testChromaFollowsQualityUnlessToldOtherwise() throws {
+        let cases: [(Int, EncodeOptions.Chroma, String)] = [
+            (95, .auto, "1x1,1x1,1x1"), (90, .auto, "1x1,1x1,1x1"), (89, .auto, "2x2,1x1,1x1"),
+            (95, .subsampled420, "2x2,1x1,1x1"), (60, .full444, "1x1,1x1,1x1"),
+        ]
+        for (quality, chroma, expected) in cases {
+            let jpeg = try ImageCodec.encode(colourful, options: .init(format: .jpeg, quality: quality, chroma: chroma))
+            XCTAssertEqual(try describe(jpeg), "\(expected) sRGB", "quality \(quality), chroma \(chroma)")
+        }
+    }
+
+    /// At quality 95, 4:4:4 keeps colour detail 4:2:0 loses: libvips and ImageMagick switch for
+    /// that reason (about 2 dB on photographs; more on this deliberately busy image).
+    func testFullChromaGainsOverSubsampledAtHighQuality() throws {
+        let full = try psnr(try ImageCodec.encode(colourful, options: .init(format: .jpeg, quality: 95)), against: colourful)
+        let half = try psnr(try ImageCodec.encode(colourful, options: .init(format: .jpeg, quality: 95, chroma: .subsampled420)),
+                            against: colourful)
+        XCTAssertGreaterThan(full, half + 2, "4:4:4 \(full) dB, 4:2:0 \(half) dB")
+        XCTAssertGreaterThan(full, 38)
+    }
+
+    func testOptimisedHuffmanTablesMakeSmallerFilesOfTheSamePixels() throws {
+        for progressive in [false, true] {
+            let optimised = try ImageCodec.encode(colourful, options: .init(format: .jpeg, quality: 85, progressive: progressive))
+            let plain = try ImageCodec.encode(colourful, options: .init(format: .jpeg, quality: 85, progressive: progressive,
+                                                                       optimizeCoding: false))
+            if !progressive { XCTAssertLessThan(optimised.count, plain.count) }
+            // Huffman coding is lossless: the same coefficients, the same pixels.
+            XCTAssertEqual(try ImageCodec.decode(optimised).image.pixels, try ImageCodec.decode(plain).image.pixels)
+        }
+    }
+
+    func testGreyInputGivesOneComponentJPEG() throws {
+        for fixture in ["gray8.png", "gray16.png", "gray.jpg"] {
+            let input = try Fixtures.bytes(fixture)
+            let header = try ImageCodec.readInfo(input)
+            let output = try ChainRenderer.render(input, header: header, chain: CompiledChain(stages: []),
+                                                  options: .init(format: .jpeg, quality: 95), limits: .init())
+            XCTAssertEqual(try describe(output.bytes), "1x1 Gray", fixture)
+            let decoded = try ImageCodec.decode(output.bytes)
+            XCTAssertEqual(decoded.info.channels, 1)
+            let source = try ImageCodec.decode(input).image
+            XCTAssertLessThan(zip(decoded.image.pixels, source.pixels).map { absoluteDifference($0, $1).max() }.max()!, 3 / 255, fixture)
+        }
+    }
+}

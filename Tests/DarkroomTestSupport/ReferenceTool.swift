@@ -1,0 +1,43 @@
+import Foundation
+
+/// Runs a reference command-line tool (`identify-im6.q16`, `exiftool`) on files and returns what
+/// it printed. The tools come from scripts/install-deps.sh; a missing one fails the test with the
+/// package to install, since a check that silently skips proves nothing.
+public enum ReferenceTool {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `exiftool` (Debian libimage-exiftool-perl) and ImageMagick 6's `identify`.
+    public static let exiftool = ("exiftool", "libimage-exiftool-perl")
+    public static let identify = ("identify-im6.q16", "imagemagick")
+
+    /// Standard output of `tool` run with `arguments`; throws when it is missing or fails.
+    public static func output(_ tool: (name: String, package: String), _ arguments: [String]) throws -> String {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard let path = folders.map({ "\($0)/\(tool.name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw Failure(description: "\(tool.name) is not installed: install \(tool.package) (scripts/install-deps.sh)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), errors = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        try process.run()
+        let printed = out.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(tool.name) \(arguments.joined(separator: " ")) failed: \(message)")
+        }
+        return String(decoding: printed, as: UTF8.self)
+    }
+
+    /// Writes `bytes` to a fresh file named `name` in `folder` and returns its path.
+    public static func file(_ bytes: [UInt8], named name: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.file(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
