@@ -67,9 +67,7 @@ final class JPEGOutputTests: XCTestCase {
     func testGreyInputGivesOneComponentJPEG() throws {
         for fixture in ["gray8.png", "gray16.png", "gray.jpg"] {
             let input = try Fixtures.bytes(fixture)
-            let header = try ImageCodec.readInfo(input)
-            let output = try ChainRenderer.render(input, header: header, chain: CompiledChain(stages: []),
-                                                  options: .init(format: .jpeg, quality: 95), limits: .init())
+            let output = try render(input, options: .init(format: .jpeg, quality: 95))
             XCTAssertEqual(try describe(output.bytes), "1x1 Gray", fixture)
             let decoded = try ImageCodec.decode(output.bytes)
             XCTAssertEqual(decoded.info.channels, 1)

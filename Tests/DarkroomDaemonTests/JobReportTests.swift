@@ -31,8 +31,8 @@ final class JobReportTests: XCTestCase {
         XCTAssertTrue(json["error"] is NSNull, "an absent error is null, not a missing key")
 
         let input = try XCTUnwrap(json["input"] as? [String: Any])
-        XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "orientation",
-                                         "shrink_on_load", "warning"])
+        XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "bit_depth",
+                                         "orientation", "shrink_on_load", "warning"])
         XCTAssertEqual(input["color_space"] as? String, "srgb")
         XCTAssertEqual(input["orientation"] as? Int, 6)
 
@@ -63,7 +63,7 @@ final class JobReportTests: XCTestCase {
         report.error = ReportError(code: "not_an_image", message: "no PNG or JPEG signature")
         let json = try jsonObject(report)
         let input = try XCTUnwrap(json["input"] as? [String: Any])
-        for key in ["format", "width", "height", "color_space", "orientation"] {
+        for key in ["format", "width", "height", "color_space", "bit_depth", "orientation"] {
             XCTAssertTrue(input[key] is NSNull, key)
         }
         XCTAssertEqual(json["status"] as? String, "failed")

@@ -8,9 +8,10 @@ public enum ReferenceTool {
         public var description: String
     }
 
-    /// `exiftool` (Debian libimage-exiftool-perl) and ImageMagick 6's `identify`.
+    /// `exiftool` (Debian libimage-exiftool-perl) and ImageMagick 6's `identify` and `convert`.
     public static let exiftool = ("exiftool", "libimage-exiftool-perl")
     public static let identify = ("identify-im6.q16", "imagemagick")
+    public static let convert = ("convert-im6.q16", "imagemagick")
 
     /// Standard output of `tool` run with `arguments`; throws when it is missing or fails.
     public static func output(_ tool: (name: String, package: String), _ arguments: [String]) throws -> String {
@@ -39,5 +40,12 @@ public enum ReferenceTool {
         let path = folder.file(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
+    }
+}
+
+extension TemporaryFolder {
+    /// The bytes of `relative` in the folder.
+    public func bytes(_ relative: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(relative))))
     }
 }

@@ -8,6 +8,7 @@ extension JobReport.Input {
         width = info.width
         height = info.height
         colorSpace = info.colorSpace
+        bitDepth = info.bitDepth
         orientation = info.orientation
     }
 }

@@ -76,6 +76,8 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var height: Int?
         /// As the codec names it (`srgb`, `gray`, `cmyk`, …).
         public var colorSpace: String?
+        /// Bits per sample as stored (PNG 1, 2, 4, 8 or 16; JPEG 8).
+        public var bitDepth: Int?
         /// EXIF orientation 1…8 (1 when absent).
         public var orientation: Int?
         /// The factor the JPEG decoder reduced the image by because every chain starts by
@@ -91,7 +93,7 @@ public struct JobReport: Codable, Sendable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case path, bytes, sha256, format, width, height, colorSpace = "color_space", orientation
+            case path, bytes, sha256, format, width, height, colorSpace = "color_space", bitDepth = "bit_depth", orientation
             case shrinkOnLoad = "shrink_on_load", warning
         }
 
@@ -104,6 +106,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(width, forKey: .width)
             try c.encode(height, forKey: .height)
             try c.encode(colorSpace, forKey: .colorSpace)
+            try c.encode(bitDepth, forKey: .bitDepth)
             try c.encode(orientation, forKey: .orientation)
             try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
             try c.encode(warning, forKey: .warning)
