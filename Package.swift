@@ -15,10 +15,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // C shims over system libraries.
+        // C shims over system libraries: libpng, libjpeg(-turbo), libexif (Debian libpng-dev,
+        // libjpeg-dev, libexif-dev; scripts/install-deps.sh installs them).
         .target(
             name: "CDarkroomCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("exif")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),

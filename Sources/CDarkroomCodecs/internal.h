@@ -66,6 +66,7 @@ void dr_jpeg_write_metadata(struct jpeg_compress_struct *cinfo, const dr_metadat
 struct png_struct_def;
 struct png_info_def;
 void dr_png_collect_metadata(struct png_struct_def *png, struct png_info_def *info, dr_metadata *out);
+void dr_png_collect_trailing_metadata(const unsigned char *bytes, size_t length, dr_metadata *out);
 void dr_png_set_metadata(struct png_struct_def *png, struct png_info_def *info, const dr_metadata *metadata);
 
 /* The Photoshop image resource that holds IPTC-NAA records. */

@@ -150,6 +150,7 @@ dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *i
     png_read_info(png, pi);
     describe(png, pi, info);
     png_destroy_read_struct(&png, &pi, NULL);
+    if (info->metadata != NULL) dr_png_collect_trailing_metadata(bytes, length, info->metadata);
     return DR_OK;
 }
 

@@ -2,8 +2,9 @@
  * EXIF, XMP and IPTC in PNG. EXIF is the eXIf chunk (a TIFF stream); XMP the iTXt chunk keyed
  * "XML:com.adobe.xmp"; IPTC has no standard chunk, so it goes where ImageMagick (and exiftool,
  * which reads it) put it: a zTXt "Raw profile type iptc", hex text after a "\niptc\n<length>\n"
- * header. ImageMagick's "Raw profile type exif"/"APP1"/"xmp" chunks are read too. Only chunks
- * before the image data are seen (libpng's png_read_info stops there; writers put them there).
+ * header. ImageMagick's "Raw profile type exif"/"APP1"/"xmp" chunks are read too. libpng's
+ * png_read_info stops at the image data; an eXIf or uncompressed XMP after it (ImageMagick 6
+ * writes eXIf there) is found by a plain chunk walk. Outputs carry them before the image data.
  */
 #include "internal.h"
 
@@ -130,4 +131,34 @@ void dr_png_set_metadata(png_structp png, png_infop info, const dr_metadata *m) 
     if (count > 0) png_set_text(png, info, texts, count); /* copies them */
     free(xmp);
     free(iptc);
+}
+
+static size_t read_u32(const unsigned char *p) {
+    return (size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | (size_t)p[3];
+}
+
+/* ImageMagick 6 writes eXIf after the image data, where png_read_info does not look: the chunks
+ * after the first IDAT are walked here (uncompressed ones only: eXIf, and an uncompressed XMP
+ * iTXt). CRCs are not checked; a block that is not EXIF is found out when it is edited. */
+void dr_png_collect_trailing_metadata(const unsigned char *bytes, size_t length, dr_metadata *out) {
+    size_t at = 8;
+    int after_data = 0;
+    while (at + 12 <= length) {
+        size_t n = read_u32(bytes + at);
+        const unsigned char *type = bytes + at + 4, *data = bytes + at + 8;
+        if (n > length - at - 12) return;
+        if (memcmp(type, "IDAT", 4) == 0) after_data = 1;
+        else if (memcmp(type, "IEND", 4) == 0) return;
+        else if (after_data && memcmp(type, "eXIf", 4) == 0) {
+            if (n > 6 && memcmp(data, "Exif\0\0", 6) == 0) { data += 6; n -= 6; }
+            dr_metadata_keep(&out->exif, &out->exif_length, data, n);
+        } else if (after_data && memcmp(type, "iTXt", 4) == 0 && n > sizeof xmp_key + 2 &&
+                   memcmp(data, xmp_key, sizeof xmp_key) == 0 && data[sizeof xmp_key] == 0) {
+            /* keyword NUL, compression flag 0, method, language NUL, translated keyword NUL, text */
+            const unsigned char *p = data + sizeof xmp_key + 2, *end = data + n;
+            for (int nul = 0; nul < 2 && p < end; p++) if (*p == 0) nul++;
+            dr_metadata_keep(&out->xmp, &out->xmp_length, p, (size_t)(end - p));
+        }
+        at += 12 + n;
+    }
 }

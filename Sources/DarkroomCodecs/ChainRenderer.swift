@@ -20,6 +20,8 @@ public enum ChainRenderer {
         public var cropOnLoad: Rect?
         /// A problem the decoder forgave, if any.
         public var warning: String?
+        /// Metadata that could not be carried into the output (an unreadable EXIF block, say).
+        public var metadataWarnings: [String]
     }
 
     /// How one output will be rendered, fixed before any pixel is decoded.
@@ -88,6 +90,6 @@ public enum ChainRenderer {
         }
         let bytes = try encoder.finish()
         return Output(bytes: bytes, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
-                      cropOnLoad: pipeline.sourceCrop, warning: decoder.warning)
+                      cropOnLoad: pipeline.sourceCrop, warning: decoder.warning, metadataWarnings: encoder.metadataWarnings)
     }
 }

@@ -15,6 +15,12 @@ public struct EncodeOptions: Sendable, Equatable {
     public var bitDepth: Int?
     /// PNG zlib level 0 (none, fastest) … 9 (smallest); ignored for JPEG.
     public var compression: Int = 6
+    /// The input's metadata, carried into the file as `metadataPolicy` says (nil: none).
+    public var metadata: ImageMetadata?
+    public var metadataPolicy: MetadataPolicy = .keep
+    /// The pixels were turned upright from the input's EXIF orientation: the EXIF Orientation
+    /// written is then 1. When false the pixels are as stored and the orientation is kept.
+    public var orientationApplied: Bool = false
 
     public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false, chroma: Chroma = .auto,
                 optimizeCoding: Bool = true, bitDepth: Int? = nil, compression: Int = 6) {

@@ -26,6 +26,8 @@ public struct ImageEncoder: StripSink {
 
     public let quantiser: Quantiser
     public let size: Size
+    /// What could not be carried of `options.metadata` (an unreadable EXIF block, say).
+    public let metadataWarnings: [String]
     private let writer: WriterHandle
 
     /// - Parameter traits: what the output holds: PNG keeps alpha, grey (one channel), and a
@@ -35,6 +37,9 @@ public struct ImageEncoder: StripSink {
             throw CodecError(code: .encodeFailed, message: "cannot encode an empty (\(size)) image")
         }
         self.size = size
+        let (metadata, warnings) = options.metadata?.prepared(for: options.metadataPolicy, size: size, format: options.format,
+                                                              orientationApplied: options.orientationApplied) ?? (ImageMetadata(), [])
+        metadataWarnings = warnings
         var pointer: OpaquePointer?
         let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
         switch options.format {
@@ -45,7 +50,9 @@ public struct ImageEncoder: StripSink {
             var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
                                          compression: Int32(min(max(options.compression, 0), 9)),
                                          palette: traits.paletteSource && !traits.grey ? 1 : 0)
-            try CBridge.call { dr_png_writer_open(w, h, &c, nil, &pointer, $0, $1) }
+            try metadata.withCBlocks { (blocks) throws(CodecError) in
+                try CBridge.call { dr_png_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
+            }
         case .jpeg:
             guard size.width <= 65_500, size.height <= 65_500 else {
                 throw CodecError(code: .encodeFailed, message: "JPEG cannot hold an image wider or taller than 65500 pixels")
@@ -56,7 +63,9 @@ public struct ImageEncoder: StripSink {
                                           progressive: options.progressive ? 1 : 0,
                                           chroma_444: options.usesFullChroma ? 1 : 0,
                                           optimize: options.optimizeCoding ? 1 : 0, channels: Int32(layout.channels))
-            try CBridge.call { dr_jpeg_writer_open(w, h, &c, nil, &pointer, $0, $1) }
+            try metadata.withCBlocks { (blocks) throws(CodecError) in
+                try CBridge.call { dr_jpeg_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
+            }
         }
         writer = WriterHandle(pointer!)
     }

@@ -135,6 +135,23 @@ typedef struct dr_metadata {
 
 void dr_metadata_free(dr_metadata *metadata);
 
+/* How dr_exif_rewrite brings an EXIF block up to date for an output. */
+typedef struct {
+    int orientation_upright; /* the pixels were turned upright: Orientation becomes 1 */
+    int width, height;       /* the output's size: PixelXDimension, PixelYDimension */
+    int remove_gps;          /* drop the GPS IFD */
+    int copyright_only;      /* keep only Artist and Copyright */
+} dr_exif_edit;
+
+/*
+ * Loads the EXIF TIFF stream `tiff` with libexif, applies `edit`, drops the thumbnail (IFD1) and
+ * writes the TIFF stream into `out` (free with dr_buffer_free). DR_CORRUPT when no entry of IFD0
+ * can be read. DR_OK with a message when some entries were unreadable and left out (the message
+ * is then a warning); an empty message otherwise.
+ */
+dr_status dr_exif_rewrite(const unsigned char *tiff, size_t length, const dr_exif_edit *edit,
+                          dr_buffer *out, char *message, size_t message_capacity);
+
 /* How a JPEG writer encodes. */
 typedef struct {
     int quality;     /* 1...100 */

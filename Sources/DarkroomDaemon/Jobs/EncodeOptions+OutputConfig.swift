@@ -12,5 +12,16 @@ extension EncodeOptions {
         }
         self.init(format: ImageFormat(output.format), quality: output.quality, progressive: output.progressive,
                   chroma: chroma, bitDepth: output.encoding.bitDepth, compression: output.encoding.compression)
+        metadataPolicy = MetadataPolicy(output.encoding.metadata.policyContent, gps: output.encoding.gps)
+    }
+}
+
+extension OutputEncoding.Metadata {
+    var policyContent: MetadataPolicy.Content {
+        switch self {
+        case .keep: .keep
+        case .strip: .strip
+        case .copyright: .copyright
+        }
     }
 }

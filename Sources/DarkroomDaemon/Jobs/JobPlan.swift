@@ -18,6 +18,8 @@ struct JobPlan: Sendable {
     }
 
     var header: ImageInfo
+    /// The input's EXIF, XMP and IPTC, read once for every output.
+    var metadata: ImageMetadata = ImageMetadata()
     var seed: UInt64
     var outputs: [Output]
 

@@ -87,8 +87,10 @@ public struct JobRunner: Sendable {
                 }
                 return .finished(draft.finish(.skipped))
             }
-            plan = try JobPlan.make(header: header, outputs: spec.outputs, naming: spec.naming,
-                                    seed: spec.seed ?? Self.freshSeed(), limits: limits, executor: executor)
+            var made = try JobPlan.make(header: header, outputs: spec.outputs, naming: spec.naming,
+                                        seed: spec.seed ?? Self.freshSeed(), limits: limits, executor: executor)
+            if spec.outputs.contains(where: { $0.encoding.metadata != .strip }) { made.metadata = ImageMetadata.read(from: bytes) }
+            plan = made
         } catch {
             return .finished(draft.finish(.failed, error))
         }
@@ -113,7 +115,7 @@ public struct JobRunner: Sendable {
             if shouldAbandon() { return .abandoned }
             if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
             do throws(ReportError) {
-                let rendered = try OutputRendering.render(input: bytes, plan: output, limits: limits,
+                let rendered = try OutputRendering.render(input: bytes, plan: output, metadata: plan.metadata, limits: limits,
                                                           deadline: deadline, executor: executor)
                 if shouldAbandon() { return .abandoned }
                 let writeClock = Stopwatch()

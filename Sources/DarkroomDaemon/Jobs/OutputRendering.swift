@@ -14,22 +14,27 @@ enum OutputRendering {
         var shrinkOnLoad: Int
         /// A problem the decoder forgave, if any.
         var warning: String?
+        /// Metadata that could not be carried (an unreadable EXIF block, say).
+        var metadataWarnings: [String] = []
     }
 
     /// Renders `plan` for the input `bytes`. Throws a report error with the codec's code, or
     /// `timeout` once `deadline` has passed (the engine checks between strips and in the
     /// decoder's progress callback).
-    static func render(input bytes: [UInt8], plan: JobPlan.Output, limits: Limits,
+    static func render(input bytes: [UInt8], plan: JobPlan.Output, metadata: ImageMetadata, limits: Limits,
                        deadline: Deadline, executor: StripExecutor) throws(ReportError) -> Rendered {
         let output = plan.config
         do throws(CodecError) {
+            var options = EncodeOptions(output)
+            options.metadata = metadata
             let rendered = try ChainRenderer.render(
                 bytes, plan: plan.rendering,
-                options: EncodeOptions(output),
+                options: options,
                 limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes),
                 executor: executor, deadline: deadline)
             return Rendered(encoded: rendered.bytes, size: rendered.size, stats: rendered.stats,
-                            shrinkOnLoad: rendered.shrinkOnLoad, warning: rendered.warning)
+                            shrinkOnLoad: rendered.shrinkOnLoad, warning: rendered.warning,
+                            metadataWarnings: rendered.metadataWarnings)
         } catch {
             if error.code == .timeout { throw ReportError.timeout(limits: limits) }
             let message = error.code == .encodeFailed ? "\(RawName.display(plan.path)): \(error.message)" : error.message

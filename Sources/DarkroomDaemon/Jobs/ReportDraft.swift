@@ -34,13 +34,20 @@ struct ReportDraft {
                          status: status, error: error, configSHA256: configSHA256)
     }
 
+    /// Adds a problem that was forgiven to the input's `warning` (several are joined by "; ";
+    /// one that every output met is listed once).
+    mutating func warn(_ text: String) {
+        guard let earlier = input.warning else { input.warning = text; return }
+        if !earlier.components(separatedBy: "; ").contains(text) { input.warning = earlier + "; " + text }
+    }
+
     /// One output written.
     mutating func add(_ rendered: OutputRendering.Rendered, placed: OutputPlacement.Placed, plan: JobPlan.Output,
                       seed: UInt64, writeSeconds: Double) {
         decodeSeconds += rendered.stats.decodeSeconds
         encodeSeconds += rendered.stats.encodeSeconds + writeSeconds
         input.shrinkOnLoad = min(input.shrinkOnLoad ?? rendered.shrinkOnLoad, rendered.shrinkOnLoad)
-        input.warning = input.warning ?? rendered.warning
+        for warning in [rendered.warning].compactMap({ $0 }) + rendered.metadataWarnings { warn(warning) }
         outputs.append(JobReport.Output(
             path: RawName.display(placed.path), format: ImageFormat(plan.config.format).rawValue,
             width: rendered.size.width, height: rendered.size.height, bytes: rendered.encoded.count,

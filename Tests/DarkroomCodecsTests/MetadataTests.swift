@@ -1,0 +1,165 @@
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomTestSupport
+import Foundation
+import XCTest
+
+/// EXIF, XMP and IPTC carried from inputs to outputs, edited as `metadata:` and `gps:` say. The
+/// inputs are tagged by exiftool and every output is read back by exiftool: darkroom's own reader
+/// checks nothing here.
+final class MetadataTests: XCTestCase {
+    private static let owner = "Ada Lovelace", rights = "(c) 2026 Ada", taken = "2024:05:06 07:08:09"
+
+    /// exiftool's arguments that tag a file as a camera and a photographer would, with a
+    /// thumbnail and a GPS position in EXIF and in XMP, and orientation 6.
+    private static let tagging = [
+        "-Make=TestCam", "-Model=X1", "-Artist=\(owner)", "-Copyright=\(rights)", "-DateTimeOriginal=\(taken)",
+        "-Orientation#=6", "-XMP-dc:Creator=\(owner)", "-XMP-dc:Rights=\(rights)", "-IPTC:By-line=\(owner)",
+        "-IPTC:CopyrightNotice=\(rights)", "-IPTC:Keywords=harbour", "-GPSLatitude=51.5", "-GPSLatitudeRef=N",
+        "-GPSLongitude=0.12", "-GPSLongitudeRef=W", "-XMP-exif:GPSLatitude=51.5 N", "-XMP-exif:GPSLongitude=0.12 W",
+        "-ExifImageWidth=64", "-ExifImageHeight=48",
+    ]
+
+    private let picture = Image(width: 64, height: 48) { x, y in Pixel(Float(x) / 64, Float(y) / 48, 0.4, 1) }
+
+    /// A JPEG of `picture` tagged by exiftool, with a 16×12 JPEG thumbnail.
+    private func taggedJPEG() throws -> [UInt8] {
+        let folder = TemporaryFolder()
+        let path = try ReferenceTool.file(try ImageCodec.encode(picture, options: .init(format: .jpeg)), named: "in.jpg", in: folder)
+        let thumb = try ReferenceTool.file(try ImageCodec.encode(Image(width: 16, height: 12) { _, _ in Pixel(1, 0, 0, 1) },
+                                                                 options: .init(format: .jpeg)), named: "thumb.jpg", in: folder)
+        _ = try ReferenceTool.output(ReferenceTool.exiftool, ["-q", "-overwrite_original"] + Self.tagging
+                                     + ["-ThumbnailImage<=\(thumb)", path])
+        return try folder.bytes("in.jpg")
+    }
+
+    /// Every tag exiftool finds, as "group:name" (family 1 groups: IFD0, ExifIFD, GPS, IFD1,
+    /// XMP-dc, IPTC, …) → value, numbers unformatted.
+    private func tags(_ bytes: [UInt8], _ ext: String) throws -> [String: Any] {
+        let folder = TemporaryFolder()
+        let path = try ReferenceTool.file(bytes, named: "out.\(ext)", in: folder)
+        let json = try ReferenceTool.output(ReferenceTool.exiftool, ["-j", "-G1", "-n", "-a", path])
+        let list = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+        return try XCTUnwrap(list?.first)
+    }
+
+    private func text(_ tags: [String: Any], _ key: String) -> String? { tags[key].map { "\($0)" } }
+
+    private func metadataGroups(_ tags: [String: Any]) -> [String] {
+        tags.keys.filter { key in ["IFD0:", "ExifIFD:", "GPS:", "IFD1:", "XMP", "IPTC", "InteropIFD:"].contains { key.hasPrefix($0) } }
+            .filter { !$0.hasPrefix("XMP-x:") }.sorted()
+    }
+
+    private func output(_ input: [UInt8], _ chain: String = "", format: ImageFormat, policy: MetadataPolicy = .keep,
+                        upright: Bool = false) throws -> ChainRenderer.Output {
+        var options = EncodeOptions(format: format)
+        options.metadata = ImageMetadata.read(from: input)
+        options.metadataPolicy = policy
+        options.orientationApplied = upright
+        return try render(input, chain, options: options)
+    }
+
+    func testKeepCarriesEXIFXMPAndIPTCIntoJPEGAndPNG() throws {
+        let input = try taggedJPEG()
+        for format in ImageFormat.allCases {
+            let out = try output(input, "resize scale=0.5", format: format)
+            XCTAssertEqual(out.metadataWarnings, [])
+            let t = try tags(out.bytes, format.fileExtension)
+            let what = format.rawValue
+            XCTAssertEqual(text(t, "IFD0:Make"), "TestCam", what)
+            XCTAssertEqual(text(t, "IFD0:Model"), "X1", what)
+            XCTAssertEqual(text(t, "IFD0:Artist"), Self.owner, what)
+            XCTAssertEqual(text(t, "IFD0:Copyright"), Self.rights, what)
+            XCTAssertEqual(text(t, "ExifIFD:DateTimeOriginal"), Self.taken, what)
+            XCTAssertEqual(text(t, "XMP-dc:Creator"), Self.owner, what)
+            XCTAssertEqual(text(t, "XMP-dc:Rights"), Self.rights, what)
+            XCTAssertEqual(text(t, "IPTC:By-line"), Self.owner, what)
+            XCTAssertEqual(text(t, "IPTC:CopyrightNotice"), Self.rights, what)
+            XCTAssertEqual(text(t, "IPTC:Keywords"), "harbour", what)
+            XCTAssertEqual(text(t, "GPS:GPSLatitude"), "51.5", what)
+            XCTAssertEqual(text(t, "XMP-exif:GPSLatitude"), "51.5", what)
+            // Brought up to date: the output's size, no thumbnail of the unfiltered picture, and
+            // the orientation kept since these pixels were not turned.
+            XCTAssertEqual(text(t, "ExifIFD:ExifImageWidth"), "32", what)
+            XCTAssertEqual(text(t, "ExifIFD:ExifImageHeight"), "24", what)
+            XCTAssertNil(t["IFD1:ThumbnailImage"], what)
+            XCTAssertNil(t["IFD1:ThumbnailLength"], what)
+            XCTAssertEqual(text(t, "IFD0:Orientation"), "6", what)
+        }
+    }
+
+    func testOrientationIsResetOnlyWhenThePixelsWereTurnedUpright() throws {
+        let input = try taggedJPEG()
+        XCTAssertEqual(text(try tags(try output(input, format: .jpeg, upright: true).bytes, "jpg"), "IFD0:Orientation"), "1")
+        XCTAssertEqual(text(try tags(try output(input, format: .png, upright: true).bytes, "png"), "IFD0:Orientation"), "1")
+        XCTAssertEqual(text(try tags(try output(input, format: .jpeg, upright: false).bytes, "jpg"), "IFD0:Orientation"), "6")
+    }
+
+    func testGPSCanBeRemovedAlone() throws {
+        let input = try taggedJPEG()
+        for format in ImageFormat.allCases {
+            let out = try output(input, format: format, policy: MetadataPolicy(.keep, gps: false))
+            XCTAssertEqual(out.metadataWarnings, [])
+            let t = try tags(out.bytes, format.fileExtension)
+            XCTAssertEqual(t.keys.filter { $0.contains("GPS") }.sorted(), [], format.rawValue)
+            XCTAssertEqual(text(t, "IFD0:Copyright"), Self.rights, format.rawValue)
+            XCTAssertEqual(text(t, "XMP-dc:Creator"), Self.owner, format.rawValue)
+            XCTAssertEqual(text(t, "ExifIFD:DateTimeOriginal"), Self.taken, format.rawValue)
+        }
+    }
+
+    func testStripLeavesNoMetadata() throws {
+        let input = try taggedJPEG()
+        XCTAssertFalse(metadataGroups(try tags(input, "jpg")).isEmpty, "the input is tagged")
+        for format in ImageFormat.allCases {
+            let t = try tags(try output(input, format: format, policy: .strip).bytes, format.fileExtension)
+            XCTAssertEqual(metadataGroups(t), [], format.rawValue)
+        }
+    }
+
+    func testCopyrightKeepsOnlyWhoMadeAndOwnsThePicture() throws {
+        let input = try taggedJPEG()
+        for format in ImageFormat.allCases {
+            let t = try tags(try output(input, format: format, policy: MetadataPolicy(.copyright)).bytes, format.fileExtension)
+            XCTAssertEqual(metadataGroups(t), ["IFD0:Artist", "IFD0:Copyright", "IPTC:ApplicationRecordVersion",
+                                               "IPTC:By-line", "IPTC:CopyrightNotice"], format.rawValue)
+            XCTAssertEqual(text(t, "IFD0:Copyright"), Self.rights)
+            XCTAssertEqual(text(t, "IPTC:By-line"), Self.owner)
+        }
+    }
+
+    /// ImageMagick keeps a JPEG's metadata in PNG as eXIf and "Raw profile type" text chunks;
+    /// darkroom reads those, so a PNG that went through ImageMagick keeps its metadata too.
+    func testImageMagickPNGMetadataIsRead() throws {
+        let folder = TemporaryFolder()
+        let jpeg = try ReferenceTool.file(try taggedJPEG(), named: "in.jpg", in: folder)
+        _ = try ReferenceTool.output(ReferenceTool.convert, [jpeg, folder.file("in.png")])
+        let input = try folder.bytes("in.png")
+        let read = ImageMetadata.read(from: input)
+        XCTAssertNotNil(read.exif)
+        XCTAssertNotNil(read.xmp)
+        XCTAssertNotNil(read.iptc)
+        let t = try tags(try output(input, format: .jpeg).bytes, "jpg")
+        XCTAssertEqual(text(t, "IFD0:Copyright"), Self.rights)
+        XCTAssertEqual(text(t, "XMP-dc:Creator"), Self.owner)
+        XCTAssertEqual(text(t, "IPTC:CopyrightNotice"), Self.rights)
+    }
+
+    /// An APP1 Exif segment whose TIFF header is fine but whose IFD points past the end: the
+    /// output is written without EXIF, with a warning, never a failure.
+    func testCorruptEXIFIsLeftOutWithAWarning() throws {
+        let clean = try ImageCodec.encode(picture, options: .init(format: .jpeg))
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0x7F, 0xFF, 0xFF, 0x00] + [UInt8](repeating: 0xEE, count: 40)
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        let input = [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + clean.dropFirst(2)
+        XCTAssertNotNil(ImageMetadata.read(from: input).exif, "the reader hands the block on")
+        for format in ImageFormat.allCases {
+            let out = try output(input, format: format)
+            XCTAssertEqual(out.metadataWarnings.count, 1, format.rawValue)
+            XCTAssertTrue(out.metadataWarnings.first?.hasPrefix("EXIF left out") == true, "\(out.metadataWarnings)")
+            XCTAssertEqual(try ImageCodec.decode(out.bytes).image.size, picture.size)
+            XCTAssertEqual(metadataGroups(try tags(out.bytes, format.fileExtension)), [], format.rawValue)
+        }
+    }
+}
