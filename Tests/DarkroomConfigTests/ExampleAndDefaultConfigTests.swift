@@ -21,6 +21,8 @@ final class ExampleAndDefaultConfigTests: XCTestCase {
         XCTAssertTrue(watch.path.hasPrefix(repositoryRoot + "/inbox"), watch.path)
         XCTAssertEqual(watch.outputs.map(\.format), [.jpeg, .png])
         XCTAssertEqual(watch.outputs[0].quality, 82)
+        XCTAssertEqual(watch.outputs[0].encoding, OutputEncoding(chroma: .auto, metadata: .keep, gps: false))
+        XCTAssertEqual(watch.outputs[1].encoding, OutputEncoding(bitDepth: 8, compression: 6))
         XCTAssertEqual(watch.outputs[0].chain.steps.map(\.name), ["resize"])
         XCTAssertEqual(watch.outputs[1].chain.steps.map(\.name), ["transform", "drop_shadow", "sepia"])
         XCTAssertTrue(watch.outputs[1].chain.usesRandom)
