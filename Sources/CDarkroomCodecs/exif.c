@@ -4,7 +4,7 @@
  *
  * libexif forgives much: entries it cannot read are skipped and logged as corrupt data. A block
  * with such entries keeps what was readable (and the caller reports a warning); a block with no
- * readable entry in its first IFD is refused, and the output goes without EXIF.
+ * readable entry at all is refused, and the output goes without EXIF.
  */
 #include "internal.h"
 
@@ -23,12 +23,31 @@ typedef struct {
     int corrupt;
 } load_log;
 
+/* libexif logs some skipped entries as corrupt data, others only as debug messages ("Tag starts
+ * past end of buffer", "Tag size overflow detected", "Deep recursion detected"): those are
+ * picked out by their words. */
+static int is_problem(ExifLogCode code, const char *text) {
+    if (code == EXIF_LOG_CODE_CORRUPT_DATA || code == EXIF_LOG_CODE_NO_MEMORY) return 1;
+    static const char *const words[] = {"past end", "overflow", "recursion", "Bogus", "nvalid", "orrupt"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(text, words[i]) != NULL) return 1;
+    return 0;
+}
+
 static void on_log(ExifLog *log, ExifLogCode code, const char *domain, const char *format, va_list args, void *user) {
     (void)log;
     (void)domain;
     load_log *l = user;
-    if (code != EXIF_LOG_CODE_CORRUPT_DATA && code != EXIF_LOG_CODE_NO_MEMORY) return;
-    if (l->corrupt++ == 0) vsnprintf(l->first, sizeof l->first, format, args);
+    char text[160];
+    vsnprintf(text, sizeof text, format, args);
+    if (!is_problem(code, text)) return;
+    if (l->corrupt++ == 0) memcpy(l->first, text, sizeof l->first);
+}
+
+static unsigned entries(const ExifData *data) {
+    unsigned n = 0;
+    for (int i = 0; i < EXIF_IFD_COUNT; i++) n += data->ifd[i]->count;
+    return n;
 }
 
 static void clear(ExifContent *content) {
@@ -104,7 +123,7 @@ dr_status dr_exif_rewrite(const unsigned char *tiff, size_t length, const dr_exi
     free(block);
 
     dr_status status = DR_OK;
-    if (data->ifd[EXIF_IFD_0]->count == 0) {
+    if (entries(data) == 0) {
         dr_set_message(message, capacity, "EXIF block is unreadable%s%s", problems.corrupt ? ": " : "",
                        problems.corrupt ? problems.first : " (no entries)");
         status = DR_CORRUPT;
@@ -135,8 +154,11 @@ dr_status dr_exif_rewrite(const unsigned char *tiff, size_t length, const dr_exi
         }
         unsigned char *saved = NULL;
         unsigned int saved_length = 0;
-        exif_data_save_data(data, &saved, &saved_length);
-        if (saved == NULL || saved_length <= 6 || memcmp(saved, "Exif\0\0", 6) != 0) {
+        /* Nothing left (copyright_only on a block without owner): no block, and no problem. */
+        if (entries(data) > 0) exif_data_save_data(data, &saved, &saved_length);
+        if (entries(data) == 0) {
+            /* out stays empty */
+        } else if (saved == NULL || saved_length <= 6 || memcmp(saved, "Exif\0\0", 6) != 0) {
             dr_set_message(message, capacity, "EXIF block could not be written again");
             status = DR_CORRUPT;
         } else if (!dr_buffer_append(out, saved + 6, saved_length - 6)) {

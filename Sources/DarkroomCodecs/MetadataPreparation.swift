@@ -50,10 +50,10 @@ extension ImageMetadata {
             dr_exif_rewrite(tiff.baseAddress, tiff.count, &edit, &output, &message, message.count)
         }
         let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        guard status == DR_OK, let data = output.data else {
-            return (nil, "EXIF left out: " + (text.isEmpty ? "it could not be read" : text))
-        }
-        return (Array(UnsafeBufferPointer(start: data, count: output.length)), text.isEmpty ? nil : text)
+        guard status == DR_OK else { return (nil, "EXIF left out: " + (text.isEmpty ? "it could not be read" : text)) }
+        let warning = text.isEmpty ? nil : text
+        guard let data = output.data, output.length > 0 else { return (nil, warning) }
+        return (Array(UnsafeBufferPointer(start: data, count: output.length)), warning)
     }
 
     private mutating func dropBlocksTooLargeForJPEG(_ warnings: inout [String]) {

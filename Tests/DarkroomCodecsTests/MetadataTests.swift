@@ -162,4 +162,24 @@ final class MetadataTests: XCTestCase {
             XCTAssertEqual(metadataGroups(try tags(out.bytes, format.fileExtension)), [], format.rawValue)
         }
     }
+
+    /// A block with one entry pointing past its end: the readable entries are kept, and the
+    /// warning says some were not.
+    func testPartlyCorruptEXIFKeepsTheReadableEntries() throws {
+        // Big-endian TIFF, IFD0 at 8 with two ASCII entries: Make, 20 bytes at an offset far past
+        // the end; Copyright "Ada" held in the entry itself.
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 2,
+                                                0x01, 0x0F, 0, 2, 0, 0, 0, 20, 0x00, 0x7F, 0xFF, 0x00,
+                                                0x82, 0x98, 0, 2, 0, 0, 0, 4] + Array("Ada".utf8) + [0, 0, 0, 0, 0]
+        let (out, warnings) = ImageMetadata(exif: tiff).prepared(for: .keep, size: Size(width: 4, height: 3), format: .jpeg,
+                                                                 orientationApplied: false)
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings.first?.contains("partly unreadable") == true, "\(warnings)")
+        let jpeg = try ImageCodec.encode(Image(width: 4, height: 3) { _, _ in Pixel(1, 1, 1, 1) },
+                                         options: { var o = EncodeOptions(format: .jpeg); o.metadata = out; return o }())
+        let t = try tags(jpeg, "jpg")
+        XCTAssertEqual(text(t, "IFD0:Copyright"), "Ada")
+        XCTAssertNil(t["IFD0:Make"])
+        XCTAssertEqual(text(t, "ExifIFD:ExifImageWidth"), "4")
+    }
 }

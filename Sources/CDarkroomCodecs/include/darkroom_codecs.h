@@ -145,9 +145,10 @@ typedef struct {
 
 /*
  * Loads the EXIF TIFF stream `tiff` with libexif, applies `edit`, drops the thumbnail (IFD1) and
- * writes the TIFF stream into `out` (free with dr_buffer_free). DR_CORRUPT when no entry of IFD0
- * can be read. DR_OK with a message when some entries were unreadable and left out (the message
- * is then a warning); an empty message otherwise.
+ * writes the TIFF stream into `out` (free with dr_buffer_free; left empty when no entry is left,
+ * as with copyright_only on a block that names no owner). DR_CORRUPT when no entry can be read.
+ * DR_OK with a message when some entries were unreadable and left out (the message is then a
+ * warning); an empty message otherwise.
  */
 dr_status dr_exif_rewrite(const unsigned char *tiff, size_t length, const dr_exif_edit *edit,
                           dr_buffer *out, char *message, size_t message_capacity);
