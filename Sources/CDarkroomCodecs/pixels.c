@@ -47,6 +47,23 @@ void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned
 #endif
 }
 
+void dr_quantise_grey(const float *pixels, size_t count, int over_white, unsigned char *out) {
+    for (size_t i = 0; i < count; i++) {
+        const float *p = pixels + 4 * i;
+        float white = 0;
+        if (over_white) {
+            float a = p[3] > 0 ? (p[3] < 1 ? p[3] : 1) : 0;
+            white = 1 - a;
+        }
+        float sum = 0;
+        for (int c = 0; c < 3; c++) {
+            float v = p[c] + white;
+            sum += v > 0 ? (v < 1 ? v : 1) : 0; /* NaN fails both comparisons: 0 */
+        }
+        out[i] = (unsigned char)(sum * (255.0f / 3.0f) + 0.5f);
+    }
+}
+
 void dr_expand_rgb8(const unsigned char *rgb, size_t count, float *pixels) {
     /* A table of the 256 quotients (exact divisions: 255 gives exactly 1, so opaque stays
      * opaque); a division per sample costs more than the table's loads. */

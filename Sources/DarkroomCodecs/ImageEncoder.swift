@@ -30,6 +30,19 @@ public struct ImageEncoder: StripSink {
     public let metadataWarnings: [String]
     private let writer: WriterHandle
 
+    /// Palette outputs are tried only up to this many pixels: the encoder keeps their rows
+    /// (4 bytes a pixel, and 1 for the indices) until it knows whether the colours fit.
+    public static let maxPalettePixels = 16 << 20
+
+    /// The bytes the encoder itself holds beyond a strip: the kept rows of a palette candidate.
+    public static func heldBytes(size: Size, format: ImageFormat, traits: OutputTraits) -> Int {
+        triesPalette(size: size, format: format, traits: traits) ? size.area * ((traits.alpha ? 4 : 3) + 1) : 0
+    }
+
+    private static func triesPalette(size: Size, format: ImageFormat, traits: OutputTraits) -> Bool {
+        format == .png && traits.paletteSource && !traits.grey && size.area <= maxPalettePixels
+    }
+
     /// - Parameter traits: what the output holds: PNG keeps alpha, grey (one channel), and a
     ///   16-bit or palette source's layout; JPEG is grey (one component) or YCbCr.
     public init(size: Size, options: EncodeOptions, traits: OutputTraits) throws(CodecError) {
@@ -49,7 +62,7 @@ public struct ImageEncoder: StripSink {
             quantiser = Quantiser(layout: layout)
             var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
                                          compression: Int32(min(max(options.compression, 0), 9)),
-                                         palette: traits.paletteSource && !traits.grey ? 1 : 0)
+                                         palette: Self.triesPalette(size: size, format: .png, traits: traits) && !sixteenBit ? 1 : 0)
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_png_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }

@@ -63,6 +63,11 @@ enum PixelConversion {
             pixels.withMemoryRebound(to: Float.self, capacity: 4 * count) { floats in
                 dr_quantise_rgb(floats, count, layout.overWhite ? 1 : 0, out.assumingMemoryBound(to: UInt8.self))
             }
+        } else if layout.grey && !layout.alpha && !layout.sixteenBit {
+            // In C, like dr_quantise_rgb: grey photographs are common outputs.
+            pixels.withMemoryRebound(to: Float.self, capacity: 4 * count) { floats in
+                dr_quantise_grey(floats, count, layout.overWhite ? 1 : 0, out.assumingMemoryBound(to: UInt8.self))
+            }
         } else if layout == .rgba {
             let out = out.assumingMemoryBound(to: UInt8.self)
             for i in 0..<count {

@@ -75,4 +75,16 @@ final class JPEGOutputTests: XCTestCase {
             XCTAssertLessThan(zip(decoded.image.pixels, source.pixels).map { absoluteDifference($0, $1).max() }.max()!, 3 / 255, fixture)
         }
     }
+
+    /// Grey with alpha: flattened on white, as colour JPEGs are, into one component.
+    func testGreyAlphaIsFlattenedOnWhite() throws {
+        let input = try Fixtures.bytes("gray_alpha8.png")
+        let output = try render(input, options: .init(format: .jpeg, quality: 100))
+        XCTAssertEqual(try describe(output.bytes), "1x1 Gray")
+        let source = try ImageCodec.decode(input).image, decoded = try ImageCodec.decode(output.bytes).image
+        for (got, p) in zip(decoded.pixels, source.pixels) {
+            let white = p[0] + (1 - p[3])  // premultiplied grey over white
+            XCTAssertEqual(got[0], white, accuracy: 4 / 255)
+        }
+    }
 }

@@ -201,6 +201,9 @@ void dr_buffer_free(dr_buffer *buffer);
  */
 void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned char *out);
 
+/* The same to one 8-bit grey sample a pixel: the mean of R, G and B (equal in a grey image). */
+void dr_quantise_grey(const float *pixels, size_t count, int over_white, unsigned char *out);
+
 /* `count` pixels of 8-bit RGB to float RGBA in 0…1, alpha 1 (an opaque image needs no
  * premultiplying). */
 void dr_expand_rgb8(const unsigned char *rgb, size_t count, float *pixels);

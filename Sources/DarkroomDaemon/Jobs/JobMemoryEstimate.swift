@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import DarkroomCore
 
 /// How much memory a job's pixels need at their peak, known before it starts; the daemon's
@@ -7,8 +8,13 @@ import DarkroomCore
 /// (``Pipeline/estimatedPeakBytes(executor:)``: bands in flight, line caches, compact copies
 /// for random-access nodes), which depends on the image's width and the chain, not its height.
 /// Outputs are rendered one after the other, so the job's peak is that of its largest output.
+/// A PNG that may be written as a palette adds the rows its encoder keeps.
 enum JobMemoryEstimate {
     static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
-        plan.outputs.map { $0.pipeline.estimatedPeakBytes(executor: executor) }.max() ?? 0
+        plan.outputs.map { output in
+            output.pipeline.estimatedPeakBytes(executor: executor)
+                + ImageEncoder.heldBytes(size: output.pipeline.outputSize, format: ImageFormat(output.config.format),
+                                         traits: output.rendering.outputTraits)
+        }.max() ?? 0
     }
 }
