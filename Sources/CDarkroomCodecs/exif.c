@@ -149,6 +149,9 @@ dr_status dr_exif_rewrite(const unsigned char *tiff, size_t length, const dr_exi
             if (edit->orientation_upright && orientation != NULL && orientation->format == EXIF_FORMAT_SHORT &&
                 orientation->size >= 2)
                 exif_set_short(orientation->data, exif_data_get_byte_order(data), 1);
+            ExifEntry *space = exif_content_get_entry(data->ifd[EXIF_IFD_EXIF], EXIF_TAG_COLOR_SPACE);
+            if (edit->srgb && space != NULL && space->format == EXIF_FORMAT_SHORT && space->size >= 2)
+                exif_set_short(space->data, exif_data_get_byte_order(data), 1);
             set_dimension(data, mem, data->ifd[EXIF_IFD_EXIF], EXIF_TAG_PIXEL_X_DIMENSION, (unsigned)edit->width);
             set_dimension(data, mem, data->ifd[EXIF_IFD_EXIF], EXIF_TAG_PIXEL_Y_DIMENSION, (unsigned)edit->height);
         }

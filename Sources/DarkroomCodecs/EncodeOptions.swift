@@ -21,6 +21,8 @@ public struct EncodeOptions: Sendable, Equatable {
     /// The pixels were turned upright from the input's EXIF orientation: the EXIF Orientation
     /// written is then 1. When false the pixels are as stored and the orientation is kept.
     public var orientationApplied: Bool = false
+    /// The pixels were converted to sRGB from another profile: EXIF ColorSpace becomes 1.
+    public var convertedToSRGB: Bool = false
 
     public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false, chroma: Chroma = .auto,
                 optimizeCoding: Bool = true, bitDepth: Int? = nil, compression: Int = 6) {

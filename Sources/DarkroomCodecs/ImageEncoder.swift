@@ -51,7 +51,8 @@ public struct ImageEncoder: StripSink {
         }
         self.size = size
         let (metadata, warnings) = options.metadata?.prepared(for: options.metadataPolicy, size: size, format: options.format,
-                                                              orientationApplied: options.orientationApplied) ?? (ImageMetadata(), [])
+                                                              orientationApplied: options.orientationApplied,
+                                                              convertedToSRGB: options.convertedToSRGB) ?? (ImageMetadata(), [])
         metadataWarnings = warnings
         var pointer: OpaquePointer?
         let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))

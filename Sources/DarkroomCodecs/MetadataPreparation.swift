@@ -8,26 +8,28 @@ extension ImageMetadata {
 
     /// What an output of `size` in `format` carries of these blocks under `policy`, and what went
     /// wrong on the way (an unreadable EXIF block is left out with a warning, never an error).
-    /// - Parameter orientationApplied: the pixels were turned upright, so EXIF Orientation is
-    ///   reset to 1; otherwise it is kept, since the pixels are still as stored.
-    public func prepared(for policy: MetadataPolicy, size: Size, format: ImageFormat,
-                         orientationApplied: Bool) -> (metadata: ImageMetadata, warnings: [String]) {
+    /// - Parameters:
+    ///   - orientationApplied: the pixels were turned upright, so the EXIF (and XMP `tiff:`)
+    ///     Orientation is reset to 1; otherwise it is kept, since the pixels are still as stored.
+    ///   - convertedToSRGB: the pixels were converted to sRGB, so EXIF ColorSpace (where
+    ///     present, e.g. 65535 "uncalibrated" for Adobe RGB) becomes 1.
+    public func prepared(for policy: MetadataPolicy, size: Size, format: ImageFormat, orientationApplied: Bool,
+                         convertedToSRGB: Bool = false) -> (metadata: ImageMetadata, warnings: [String]) {
         guard policy.content != .strip else { return (ImageMetadata(), []) }
         var out = ImageMetadata(), warnings = [String]()
         if let exif {
             let edit = dr_exif_edit(orientation_upright: orientationApplied ? 1 : 0, width: Int32(clamping: size.width),
                                     height: Int32(clamping: size.height), remove_gps: policy.gps ? 0 : 1,
-                                    copyright_only: policy.content == .copyright ? 1 : 0)
+                                    copyright_only: policy.content == .copyright ? 1 : 0, srgb: convertedToSRGB ? 1 : 0)
             let (rewritten, warning) = Self.rewrite(exif, edit)
             out.exif = rewritten
             if let warning { warnings.append(warning) }
         }
         switch policy.content {
         case .keep:
-            if let xmp, policy.gps {
-                out.xmp = xmp
-            } else if let xmp {
-                out.xmp = XMPLocation.removingGPS(from: xmp)
+            if let xmp {
+                let updated = XMPEditing.updating(xmp, orientationUpright: orientationApplied, width: size.width, height: size.height)
+                out.xmp = policy.gps ? updated : XMPEditing.removingGPS(from: updated)
                 if out.xmp == nil { warnings.append("XMP left out: its GPS position could not be removed from it alone") }
             }
             out.iptc = iptc

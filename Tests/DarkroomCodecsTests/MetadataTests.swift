@@ -17,7 +17,8 @@ final class MetadataTests: XCTestCase {
         "-Orientation#=6", "-XMP-dc:Creator=\(owner)", "-XMP-dc:Rights=\(rights)", "-IPTC:By-line=\(owner)",
         "-IPTC:CopyrightNotice=\(rights)", "-IPTC:Keywords=harbour", "-GPSLatitude=51.5", "-GPSLatitudeRef=N",
         "-GPSLongitude=0.12", "-GPSLongitudeRef=W", "-XMP-exif:GPSLatitude=51.5 N", "-XMP-exif:GPSLongitude=0.12 W",
-        "-ExifImageWidth=64", "-ExifImageHeight=48",
+        "-ExifImageWidth=64", "-ExifImageHeight=48", "-ColorSpace#=65535", "-XMP-tiff:Orientation#=6",
+        "-XMP-exif:ExifImageWidth=64", "-XMP-exif:ExifImageHeight=48",
     ]
 
     private let picture = Image(width: 64, height: 48) { x, y in Pixel(Float(x) / 64, Float(y) / 48, 0.4, 1) }
@@ -82,6 +83,10 @@ final class MetadataTests: XCTestCase {
             // the orientation kept since these pixels were not turned.
             XCTAssertEqual(text(t, "ExifIFD:ExifImageWidth"), "32", what)
             XCTAssertEqual(text(t, "ExifIFD:ExifImageHeight"), "24", what)
+            XCTAssertEqual(text(t, "XMP-exif:ExifImageWidth"), "32", what)
+            XCTAssertEqual(text(t, "XMP-exif:ExifImageHeight"), "24", what)
+            XCTAssertEqual(text(t, "ExifIFD:ColorSpace"), "65535", what)
+            XCTAssertEqual(text(t, "XMP-tiff:Orientation"), "6", what)
             XCTAssertNil(t["IFD1:ThumbnailImage"], what)
             XCTAssertNil(t["IFD1:ThumbnailLength"], what)
             XCTAssertEqual(text(t, "IFD0:Orientation"), "6", what)
@@ -90,9 +95,22 @@ final class MetadataTests: XCTestCase {
 
     func testOrientationIsResetOnlyWhenThePixelsWereTurnedUpright() throws {
         let input = try taggedJPEG()
-        XCTAssertEqual(text(try tags(try output(input, format: .jpeg, upright: true).bytes, "jpg"), "IFD0:Orientation"), "1")
-        XCTAssertEqual(text(try tags(try output(input, format: .png, upright: true).bytes, "png"), "IFD0:Orientation"), "1")
-        XCTAssertEqual(text(try tags(try output(input, format: .jpeg, upright: false).bytes, "jpg"), "IFD0:Orientation"), "6")
+        for format in ImageFormat.allCases {
+            let upright = try tags(try output(input, format: format, upright: true).bytes, format.fileExtension)
+            XCTAssertEqual(text(upright, "IFD0:Orientation"), "1", format.rawValue)
+            XCTAssertEqual(text(upright, "XMP-tiff:Orientation"), "1", format.rawValue)
+            let stored = try tags(try output(input, format: format, upright: false).bytes, format.fileExtension)
+            XCTAssertEqual(text(stored, "IFD0:Orientation"), "6", format.rawValue)
+            XCTAssertEqual(text(stored, "XMP-tiff:Orientation"), "6", format.rawValue)
+        }
+    }
+
+    func testColorSpaceSaysSRGBOnceThePixelsWereConverted() throws {
+        var options = EncodeOptions(format: .jpeg)
+        let input = try taggedJPEG()
+        options.metadata = ImageMetadata.read(from: input)
+        options.convertedToSRGB = true
+        XCTAssertEqual(text(try tags(try render(input, options: options).bytes, "jpg"), "ExifIFD:ColorSpace"), "1")
     }
 
     func testGPSCanBeRemovedAlone() throws {

@@ -141,6 +141,7 @@ typedef struct {
     int width, height;       /* the output's size: PixelXDimension, PixelYDimension */
     int remove_gps;          /* drop the GPS IFD */
     int copyright_only;      /* keep only Artist and Copyright */
+    int srgb;                /* the pixels were converted to sRGB: ColorSpace (when present) becomes 1 */
 } dr_exif_edit;
 
 /*

@@ -27,6 +27,8 @@ enum OutputRendering {
         do throws(CodecError) {
             var options = EncodeOptions(output)
             options.metadata = metadata
+            // orientationApplied and convertedToSRGB stay false until the pixels are turned
+            // upright (auto_orient) or converted from an ICC profile: the EXIF then says so.
             let rendered = try ChainRenderer.render(
                 bytes, plan: plan.rendering,
                 options: options,
