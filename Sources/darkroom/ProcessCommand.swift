@@ -31,6 +31,9 @@ struct ProcessCommand: ParsableCommand {
     @Flag(help: "Write progressive JPEG.")
     var progressive = false
 
+    @Option(help: "EXIF, XMP and IPTC carried over: keep, strip or copyright (only who made and owns the picture).")
+    var metadata: OutputEncoding.Metadata = .keep
+
     @Option(help: "Seed for parameters given as 'random' (default: a fresh one per file, written in the report).")
     var seed: UInt64?
 
@@ -61,7 +64,7 @@ struct ProcessCommand: ParsableCommand {
         let outputs = try inputs.map { input in
             let target = try outputTemplate(for: input)
             return OutputConfig(pathTemplate: target.path, format: target.format, quality: quality,
-                                progressive: progressive, chain: spec)
+                                progressive: progressive, encoding: OutputEncoding(metadata: metadata), chain: spec)
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
         // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
@@ -116,3 +119,4 @@ struct ProcessCommand: ParsableCommand {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension OutputEncoding.Metadata: ExpressibleByArgument {}

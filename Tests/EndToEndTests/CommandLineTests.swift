@@ -1,4 +1,5 @@
 import DarkroomCodecs
+import DarkroomTestSupport
 import Foundation
 import Glibc
 import XCTest
@@ -32,6 +33,21 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.status, 1, "a failed file makes the exit status 1")
         XCTAssertTrue(result.stdout.contains("bad.jpg failed: not_an_image"), result.stdout)
         XCTAssertEqual(s.files(in: "out"), ["good.jpg"])
+    }
+
+    func testProcessKeepsOrStripsMetadata() throws {
+        let s = Scratch()
+        s.writeInPlace("tagged.jpg", try picture(width: 30, height: 20, format: .jpeg))
+        _ = try ReferenceTool.output(ReferenceTool.exiftool, ["-q", "-overwrite_original", "-Copyright=(c) Ada", s.path("tagged.jpg")])
+        for (option, expected) in [([String](), "(c) Ada"), (["--metadata", "strip"], "")] {
+            let result = try darkroom(["process", "--chain", "invert", s.path("tagged.jpg"), "-o", s.path("out.jpg")] + option)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let copyright = try ReferenceTool.output(ReferenceTool.exiftool, ["-s3", "-Copyright", s.path("out.jpg")])
+            XCTAssertEqual(copyright.trimmingCharacters(in: .whitespacesAndNewlines), expected, "\(option)")
+        }
+        let wrong = try darkroom(["process", "--chain", "invert", s.path("tagged.jpg"), "-o", s.path("x.jpg"), "--metadata", "none"])
+        XCTAssertNotEqual(wrong.status, 0)
+        XCTAssertTrue(wrong.stderr.contains("keep"), wrong.stderr)
     }
 
     func testProcessExplainsABadChain() throws {
