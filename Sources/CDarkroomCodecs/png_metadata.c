@@ -66,8 +66,11 @@ static void collect_raw_profile(const char *kind, const unsigned char *data, siz
 void dr_png_collect_metadata(png_structp png, png_infop info, dr_metadata *out) {
     png_uint_32 exif_length = 0;
     png_bytep exif = NULL;
-    if (png_get_eXIf_1(png, info, &exif_length, &exif) != 0 && exif != NULL)
+    if (png_get_eXIf_1(png, info, &exif_length, &exif) != 0 && exif != NULL) {
+        /* Some writers keep JPEG's "Exif\0\0" in front of the TIFF stream. */
+        if (exif_length > 6 && memcmp(exif, "Exif\0\0", 6) == 0) { exif += 6; exif_length -= 6; }
         dr_metadata_keep(&out->exif, &out->exif_length, exif, exif_length);
+    }
     png_textp texts = NULL;
     int count = png_get_text(png, info, &texts, NULL);
     for (int i = 0; i < count; i++) {

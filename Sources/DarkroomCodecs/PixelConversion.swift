@@ -78,11 +78,12 @@ enum PixelConversion {
                 out[4 * i + 2] = byte(p[2] * inverse); out[4 * i + 3] = byte(a)
             }
         } else if layout.sixteenBit {
-            samples(from: pixels, count: count, layout: layout, into: out.assumingMemoryBound(to: UInt16.self),
-                    scale: 65535)
+            // The strip's bytes are seen as 16-bit samples only while they are written.
+            out.withMemoryRebound(to: UInt16.self, capacity: count * layout.channels) {
+                samples(from: pixels, count: count, layout: layout, into: $0, scale: 65535)
+            }
         } else {
-            samples(from: pixels, count: count, layout: layout, into: out.assumingMemoryBound(to: UInt8.self),
-                    scale: 255)
+            samples(from: pixels, count: count, layout: layout, into: out.assumingMemoryBound(to: UInt8.self), scale: 255)
         }
     }
 
