@@ -73,6 +73,9 @@ final class JPEGOutputTests: XCTestCase {
             XCTAssertEqual(decoded.info.channels, 1)
             let source = try ImageCodec.decode(input).image
             XCTAssertLessThan(zip(decoded.image.pixels, source.pixels).map { absoluteDifference($0, $1).max() }.max()!, 3 / 255, fixture)
+            // A colour filter widens grey to YCbCr.
+            let toned = try render(input, "sepia", options: .init(format: .jpeg, quality: 95))
+            XCTAssertEqual(try describe(toned.bytes), "1x1,1x1,1x1 sRGB", fixture)
         }
     }
 
