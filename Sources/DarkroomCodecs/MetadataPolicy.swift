@@ -5,9 +5,9 @@ public struct MetadataPolicy: Sendable, Equatable {
         case keep
         /// None.
         case strip
-        /// Who made the picture and who owns it: EXIF Artist and Copyright; IPTC by-line,
-        /// by-line title, credit, source and copyright notice. No XMP (a packet is not edited
-        /// piecewise), no GPS.
+        /// Who made the picture and who owns it: EXIF Artist and Copyright; XMP dc:creator,
+        /// dc:rights and the xmpRights properties (in a fresh packet); IPTC by-line, by-line
+        /// title, credit, source and copyright notice. No GPS.
         case copyright
     }
 

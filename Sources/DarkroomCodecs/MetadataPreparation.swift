@@ -34,6 +34,7 @@ extension ImageMetadata {
             }
             out.iptc = iptc
         case .copyright:
+            out.xmp = xmp.flatMap(XMPEditing.ownership)
             out.iptc = iptc.flatMap(IPTCRecords.ownership)
         case .strip:
             break

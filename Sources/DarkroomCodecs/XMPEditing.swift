@@ -6,6 +6,58 @@ import Foundation
 enum XMPEditing {
     private static let exifNamespace = "http://ns.adobe.com/exif/1.0/"
     private static let tiffNamespace = "http://ns.adobe.com/tiff/1.0/"
+    private static let rdfNamespace = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    /// The properties that say who made a picture and who owns it, by namespace.
+    private static let ownershipProperties = [
+        ("http://purl.org/dc/elements/1.1/", ["creator", "rights"]),
+        ("http://ns.adobe.com/xap/1.0/rights/", ["Marked", "Owner", "UsageTerms", "WebStatement"]),
+    ]
+
+    /// A fresh packet holding only the ownership properties of `xmp` (Dublin Core creator and
+    /// rights, the xmpRights schema), or nil when it has none or is not in the usual form.
+    static func ownership(from xmp: [UInt8]) -> [UInt8]? {
+        let text = String(decoding: xmp, as: UTF8.self)
+        // Copied elements hold rdf:Seq/rdf:Alt under the packet's own rdf prefix.
+        guard prefix(of: rdfNamespace, in: text) == "rdf" else { return nil }
+        var declarations = [String](), properties = [String]()
+        for (namespace, names) in ownershipProperties {
+            guard let p = prefix(of: namespace, in: text) else { continue }
+            var found = false
+            for name in names {
+                let q = NSRegularExpression.escapedPattern(for: "\(p):\(name)")
+                for element in matches(#"<\#(q)\b[^>]*?(/>|>.*?</\#(q)\s*>)"#, in: text) {
+                    properties.append(element)
+                    found = true
+                }
+                for value in matches(#"\s\#(q)\s*=\s*("[^"]*"|'[^']*')"#, in: text, group: 1) {
+                    properties.append("<\(p):\(name)>\(value.dropFirst().dropLast())</\(p):\(name)>")
+                    found = true
+                }
+            }
+            if found { declarations.append("xmlns:\(p)=\"\(namespace)\"") }
+        }
+        guard !properties.isEmpty else { return nil }
+        let packet = """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/">
+             <rdf:RDF xmlns:rdf="\(rdfNamespace)">
+              <rdf:Description rdf:about="" \(declarations.joined(separator: " "))>
+               \(properties.joined(separator: "\n   "))
+              </rdf:Description>
+             </rdf:RDF>
+            </x:xmpmeta>
+            <?xpacket end="w"?>
+            """
+        return Array(packet.utf8)
+    }
+
+    /// The text of every match of `pattern` (or of its capture `group`).
+    private static func matches(_ pattern: String, in text: String, group: Int = 0) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: group), in: text).map { String(text[$0]) }
+        }
+    }
 
     /// The packet without its `exif:GPS…` properties, or nil when one is left after that (an
     /// unusual serialisation): a position never leaks.

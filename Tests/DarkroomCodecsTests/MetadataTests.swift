@@ -18,7 +18,7 @@ final class MetadataTests: XCTestCase {
         "-IPTC:CopyrightNotice=\(rights)", "-IPTC:Keywords=harbour", "-GPSLatitude=51.5", "-GPSLatitudeRef=N",
         "-GPSLongitude=0.12", "-GPSLongitudeRef=W", "-XMP-exif:GPSLatitude=51.5 N", "-XMP-exif:GPSLongitude=0.12 W",
         "-ExifImageWidth=64", "-ExifImageHeight=48", "-ColorSpace#=65535", "-XMP-tiff:Orientation#=6",
-        "-XMP-exif:ExifImageWidth=64", "-XMP-exif:ExifImageHeight=48",
+        "-XMP-exif:ExifImageWidth=64", "-XMP-exif:ExifImageHeight=48", "-XMP-xmpRights:Marked=True",
     ]
 
     private let picture = Image(width: 64, height: 48) { x, y in Pixel(Float(x) / 64, Float(y) / 48, 0.4, 1) }
@@ -140,9 +140,13 @@ final class MetadataTests: XCTestCase {
         for format in ImageFormat.allCases {
             let t = try tags(try output(input, format: format, policy: MetadataPolicy(.copyright)).bytes, format.fileExtension)
             XCTAssertEqual(metadataGroups(t), ["IFD0:Artist", "IFD0:Copyright", "IPTC:ApplicationRecordVersion",
-                                               "IPTC:By-line", "IPTC:CopyrightNotice"], format.rawValue)
+                                               "IPTC:By-line", "IPTC:CopyrightNotice", "XMP-dc:Creator", "XMP-dc:Rights",
+                                               "XMP-xmpRights:Marked"], format.rawValue)
             XCTAssertEqual(text(t, "IFD0:Copyright"), Self.rights)
             XCTAssertEqual(text(t, "IPTC:By-line"), Self.owner)
+            XCTAssertEqual(text(t, "XMP-dc:Creator"), Self.owner)
+            XCTAssertEqual(text(t, "XMP-dc:Rights"), Self.rights)
+            XCTAssertEqual(text(t, "XMP-xmpRights:Marked"), "1")
         }
     }
 

@@ -35,8 +35,8 @@ public struct OutputEncoding: Sendable, Equatable {
         case keep
         /// None of them.
         case strip
-        /// Only who made the picture and who owns it: EXIF Artist and Copyright, IPTC by-line,
-        /// credit, source and copyright notice. XMP is left out (it is not edited piecewise).
+        /// Only who made the picture and who owns it: EXIF Artist and Copyright, XMP dc:creator,
+        /// dc:rights and xmpRights, IPTC by-line, credit, source and copyright notice.
         case copyright
     }
 }
