@@ -11,6 +11,12 @@
 #include <emmintrin.h>
 #endif
 
+/* Clamped to 0…1; NaN fails both comparisons and becomes 0. */
+static inline float unit(float v) { return v > 0 ? (v < 1 ? v : 1) : 0; }
+
+/* What a premultiplied pixel composited over white gains in each channel: 1 − alpha. */
+static inline float under(const float *p, int over_white) { return over_white ? 1 - unit(p[3]) : 0; }
+
 void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned char *out) {
 #if defined(__SSE2__)
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
@@ -33,16 +39,8 @@ void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned
 #else
     for (size_t i = 0; i < count; i++) {
         const float *p = pixels + 4 * i;
-        float white = 0;
-        if (over_white) {
-            float a = p[3] > 0 ? (p[3] < 1 ? p[3] : 1) : 0;
-            white = 1 - a;
-        }
-        for (int c = 0; c < 3; c++) {
-            float v = p[c] + white;
-            v = v > 0 ? (v < 1 ? v : 1) : 0;
-            out[3 * i + c] = (unsigned char)(v * 255.0f + 0.5f);
-        }
+        float white = under(p, over_white);
+        for (int c = 0; c < 3; c++) out[3 * i + c] = (unsigned char)(unit(p[c] + white) * 255.0f + 0.5f);
     }
 #endif
 }
@@ -50,16 +48,8 @@ void dr_quantise_rgb(const float *pixels, size_t count, int over_white, unsigned
 void dr_quantise_grey(const float *pixels, size_t count, int over_white, unsigned char *out) {
     for (size_t i = 0; i < count; i++) {
         const float *p = pixels + 4 * i;
-        float white = 0;
-        if (over_white) {
-            float a = p[3] > 0 ? (p[3] < 1 ? p[3] : 1) : 0;
-            white = 1 - a;
-        }
-        float sum = 0;
-        for (int c = 0; c < 3; c++) {
-            float v = p[c] + white;
-            sum += v > 0 ? (v < 1 ? v : 1) : 0; /* NaN fails both comparisons: 0 */
-        }
+        float white = under(p, over_white);
+        float sum = unit(p[0] + white) + unit(p[1] + white) + unit(p[2] + white);
         out[i] = (unsigned char)(sum * (255.0f / 3.0f) + 0.5f);
     }
 }
