@@ -18,6 +18,20 @@ final class JobLogLineTests: XCTestCase {
                        "photo.jpg → thumbs/photo.jpg (720×480, 84 KB), postcards/photo.png (1200×800, 1.3 MB) in 0.42 s")
     }
 
+    func testSuccessLineCarriesTheForgivenProblem() {
+        let now = Date()
+        var input = JobReport.Input(path: "/in/photo.jpg")
+        input.warning = "EXIF left out: EXIF block is unreadable (no entries)"
+        let report = JobReport(
+            watch: "w", input: input,
+            outputs: [.init(path: "/out/photo.jpg", format: "jpeg", width: 7, height: 5, bytes: 900, chain: [], seed: 1, nodes: [],
+                            peakPixelBytes: 0, shrinkOnLoad: 1)],
+            timings: .init(queued: now, started: now, finished: now, decode: 0, encode: 0, total: 0.1),
+            status: .ok)
+        XCTAssertEqual(JobLogLine.text(for: report, inputName: "photo.jpg"),
+                       "photo.jpg → out/photo.jpg (7×5, 900 B) in 0.10 s (warning: EXIF left out: EXIF block is unreadable (no entries))")
+    }
+
     func testFailureLineGivesCodeAndMessage() {
         let now = Date()
         let report = JobReport(watch: "w", input: .init(path: "/in/photo.jpg"),

@@ -13,7 +13,9 @@ public enum JobLogLine {
             let outputs = report.outputs.map { o in
                 "\(shortPath(o.path)) (\(o.width)×\(o.height), \(byteCount(o.bytes)))"
             }
-            return "\(inputName) → \(outputs.joined(separator: ", ")) in \(seconds(report.timings.total))"
+            // A forgiven problem (metadata left out, stray bytes) is worth an operator's glance.
+            let warning = report.input.warning.map { " (warning: \($0))" } ?? ""
+            return "\(inputName) → \(outputs.joined(separator: ", ")) in \(seconds(report.timings.total))\(warning)"
         }
     }
 
