@@ -39,6 +39,7 @@ extension ImageMetadata {
         case .strip:
             break
         }
+        out.xmp = out.xmp.map(XMPEditing.wrapped)
         if format == .jpeg { out.dropBlocksTooLargeForJPEG(&warnings) }
         return (out, warnings)
     }

@@ -13,6 +13,16 @@ enum XMPEditing {
         ("http://ns.adobe.com/xap/1.0/rights/", ["Marked", "Owner", "UsageTerms", "WebStatement"]),
     ]
 
+    /// The packet inside an `<?xpacket?>` wrapper, which JPEG readers expect (exiftool warns
+    /// without it); a packet that has one is returned as it is.
+    static func wrapped(_ xmp: [UInt8]) -> [UInt8] {
+        guard !xmp.starts(with: Array("<?xpacket".utf8)), !String(decoding: xmp, as: UTF8.self).contains("<?xpacket begin") else {
+            return xmp
+        }
+        return Array(#"<?xpacket begin="\#u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>"#.utf8) + xmp
+            + Array("\n<?xpacket end=\"w\"?>".utf8)
+    }
+
     /// A fresh packet holding only the ownership properties of `xmp` (Dublin Core creator and
     /// rights, the xmpRights schema), or nil when it has none or is not in the usual form.
     static func ownership(from xmp: [UInt8]) -> [UInt8]? {

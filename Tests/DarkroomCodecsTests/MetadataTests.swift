@@ -204,4 +204,20 @@ final class MetadataTests: XCTestCase {
         XCTAssertNil(t["IFD0:Make"])
         XCTAssertEqual(text(t, "ExifIFD:ExifImageWidth"), "4")
     }
+
+    /// A bare XMP packet (some PNG writers leave out the wrapper) gets its `<?xpacket?>`
+    /// wrapper, which JPEG readers expect: exiftool then validates the file without a warning.
+    func testBareXMPIsWrapped() throws {
+        let bare = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#
+            + #"<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator><rdf:Seq>"#
+            + #"<rdf:li>Ada Lovelace</rdf:li></rdf:Seq></dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>"#
+        var options = EncodeOptions(format: .jpeg)
+        options.metadata = ImageMetadata(xmp: Array(bare.utf8))
+        let jpeg = try ImageCodec.encode(picture, options: options)
+        let folder = TemporaryFolder()
+        let path = try ReferenceTool.file(jpeg, named: "out.jpg", in: folder)
+        let validation = try ReferenceTool.output(ReferenceTool.exiftool, ["-s3", "-validate", "-warning", "-a", path])
+        XCTAssertEqual(validation.trimmingCharacters(in: .whitespacesAndNewlines), "OK")
+        XCTAssertEqual(text(try tags(jpeg, "jpg"), "XMP-dc:Creator"), Self.owner)
+    }
 }
