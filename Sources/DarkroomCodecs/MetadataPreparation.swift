@@ -3,8 +3,9 @@ import DarkroomCore
 
 extension ImageMetadata {
     /// JPEG marker segments hold 65533 bytes, less each block's signature ("Exif\0\0", the XMP
-    /// namespace, the Photoshop and 8BIM resource headers). Extended XMP is not written.
-    private static let jpegLimits = (exif: 65533 - 6, xmp: 65533 - 29, iptc: 65533 - 26)
+    /// namespace, the Photoshop and 8BIM resource headers and a pad byte). Extended XMP is not
+    /// written.
+    private static let jpegLimits = (exif: 65533 - 6, xmp: 65533 - 29, iptc: 65533 - 14 - 12 - 1)
 
     /// What an output of `size` in `format` carries of these blocks under `policy`, and what went
     /// wrong on the way (an unreadable EXIF block is left out with a warning, never an error).
