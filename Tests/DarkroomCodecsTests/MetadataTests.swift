@@ -220,4 +220,23 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(validation.trimmingCharacters(in: .whitespacesAndNewlines), "OK")
         XCTAssertEqual(text(try tags(jpeg, "jpg"), "XMP-dc:Creator"), Self.owner)
     }
+
+    /// A 70 KB XMP packet does not fit a JPEG marker (extended XMP is not written): the JPEG goes
+    /// without it and says so; a PNG chunk holds it.
+    func testXMPTooLargeForAJPEGMarkerIsReported() throws {
+        let padding = String(repeating: " ", count: 70_000)
+        let packet = #"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">"#
+            + #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="""#
+            + #" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator><rdf:Seq><rdf:li>Ada Lovelace</rdf:li>"#
+            + #"</rdf:Seq></dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>"# + padding + #"<?xpacket end="w"?>"#
+        let source = ImageMetadata(xmp: Array(packet.utf8))
+        let size = Size(width: 64, height: 48)
+        let (jpeg, jpegWarnings) = source.prepared(for: .keep, size: size, format: .jpeg, orientationApplied: false)
+        XCTAssertNil(jpeg.xmp)
+        XCTAssertEqual(jpegWarnings.count, 1)
+        XCTAssertTrue(jpegWarnings.first?.hasPrefix("XMP left out") == true, "\(jpegWarnings)")
+        var options = EncodeOptions(format: .png)
+        options.metadata = source
+        XCTAssertEqual(text(try tags(try ImageCodec.encode(picture, options: options), "png"), "XMP-dc:Creator"), Self.owner)
+    }
 }
