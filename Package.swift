@@ -25,9 +25,11 @@ let package = Package(
         .systemLibrary(name: "CSHA", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Leases, extended attributes, rename without replacing: glibc, behind _GNU_SOURCE.
         .systemLibrary(name: "CLinuxFiles"),
+        // Integer inner loops of the filter core (SIMD intrinsics); no library.
+        .target(name: "CDarkroomKernels"),
 
         // The filter core: images, tiles, filters, registry, chain compiler. No files, no YAML.
-        .target(name: "DarkroomCore"),
+        .target(name: "DarkroomCore", dependencies: ["CDarkroomKernels"]),
         .target(name: "DarkroomCodecs", dependencies: ["DarkroomCore", "CDarkroomCodecs"]),
         .target(name: "DarkroomConfig", dependencies: ["DarkroomCore", "CYAML"]),
         .target(

@@ -33,6 +33,9 @@ public struct Pipeline: Sendable {
     }
 
     let nodes: [Node]
+    /// See ``rgb8Reader(_:_:)``: the render keeps the source's bands as 8-bit RGB when the
+    /// decoder can deliver them so.
+    let rgb8Reader: Int?
     /// The part of the decoded image the source delivers (crop-on-load), or nil for all of it.
     public let sourceCrop: Rect?
     public let traits: SourceTraits
@@ -106,6 +109,29 @@ public struct Pipeline: Sendable {
             }
         }
         self.nodes = nodes
+        rgb8Reader = Self.rgb8Reader(nodes, source)
+    }
+
+    /// The nodes that read node `n`'s output.
+    static func readers(of n: Int, in nodes: [Node]) -> [Int] {
+        nodes.indices.filter { c in
+            switch nodes[c].producer {
+            case .source: false
+            case .kernel(_, let inputs): inputs.contains(n)
+            case .randomAccess(_, let input, _): input == n
+            }
+        }
+    }
+
+    /// The node that reads the source's 8-bit RGB rows directly, if any: the source is opaque
+    /// and 8-bit, has no colour program, and feeds only that node, an ``RGB8InputKernel``.
+    private static func rgb8Reader(_ nodes: [Node], _ source: SourceTraits) -> Int? {
+        guard source.isOpaque, source.isEightBit, nodes[0].color == nil else { return nil }
+        let readers = Self.readers(of: 0, in: nodes)
+        guard readers.count == 1, let n = readers.first,
+              case .kernel(let kernel as any RGB8InputKernel, let inputs) = nodes[n].producer,
+              inputs == [0], kernel.acceptsRGB8Input else { return nil }
+        return n
     }
 
     /// A streaming node, or a random-access one when strips would read too many input rows.
