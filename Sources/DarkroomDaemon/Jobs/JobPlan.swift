@@ -50,7 +50,7 @@ struct JobPlan: Sendable {
             let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight)
             // Named by the filters as the config writes them (the pipeline's nodes would say
             // "resize (down)"); the renderer checks its nodes again.
-            let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.decodedSize))
+            let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.uprightSize))
             if let (names, size) = (Array(stages) + rendering.pipeline.nodeSizes).first(where: { $0.1.area > limits.maxPixels }) {
                 throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
                     "\(RawName.display(path)): \(names.joined(separator: ", ")) would make a \(size) image, "
