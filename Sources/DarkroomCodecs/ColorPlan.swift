@@ -52,11 +52,10 @@ public struct ColorPlan: Sendable, Equatable {
 
     public init(header: ImageInfo, options: ColorOptions) {
         intent = options.intent
-        let cmyk = header.colorSpace == "cmyk" || header.colorSpace == "ycck"
-        (convertToSRGB, outputProfile, convertedFrom, warning) = (cmyk, nil, nil, nil)
+        (convertToSRGB, outputProfile, convertedFrom, warning) = (header.isCMYK, nil, nil, nil)
         guard let profile = header.icc else { return }
-        if let problem = profile.problem(forImageSpace: header.colorSpace) {
-            warning = Self.ignored(problem, cmyk: cmyk)
+        if let problem = header.iccWarning {
+            warning = problem
         } else if options.target == .keep, profile.colorSpace == "rgb" {
             outputProfile = profile.bytes
         } else {
@@ -66,8 +65,15 @@ public struct ColorPlan: Sendable, Equatable {
         }
     }
 
-    /// The warning for a profile that cannot be used (the decoder words its own the same way).
-    static func ignored(_ problem: String, cmyk: Bool) -> String {
-        "ICC profile ignored (\(problem)); " + (cmyk ? "CMYK converted without colour management" : "colours taken as sRGB")
+}
+
+extension ImageInfo {
+    var isCMYK: Bool { colorSpace == "cmyk" || colorSpace == "ycck" }
+
+    /// Why the embedded profile is ignored (corrupt, or for other data than the image's); nil
+    /// when it is usable or there is none. The decoder words its own warning the same way.
+    public var iccWarning: String? {
+        guard let problem = icc?.problem(forImageSpace: colorSpace) else { return nil }
+        return "ICC profile ignored (\(problem)); " + (isCMYK ? "CMYK converted without colour management" : "colours taken as sRGB")
     }
 }

@@ -47,7 +47,8 @@ struct JobPlan: Sendable {
                 throw ReportError(code: "chain_failed", message: "\(RawName.display(path)): \(error.message)")
             }
             let chain = ChainCompiler.compile(filters)
-            let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight)
+            let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight,
+                                               autoOrient: output.color.autoOrient, color: ColorOptions(output.color))
             // Named by the filters as the config writes them (the pipeline's nodes would say
             // "resize (down)"); the renderer checks its nodes again.
             let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.uprightSize))
