@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "DarkroomTestSupport", path: "Tests/DarkroomTestSupport"),
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(
-            name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore"],
+            name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore", "DarkroomTestSupport"]),

@@ -279,8 +279,14 @@ dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const d
     int x, y, w, h;
     dr_clamp_crop(options, (int)r->cinfo.output_width, (int)r->cinfo.output_height, &x, &y, &w, &h);
     if (w < (int)r->cinfo.output_width) {
-        /* libjpeg widens the window to whole iMCUs; the extra columns are dropped on copy. */
-        JDIMENSION xoffset = (JDIMENSION)x, width = (JDIMENSION)w;
+        /* libjpeg widens the window to whole iMCUs on the left; the extra columns are dropped
+         * on copy. One more iMCU on each side keeps the crop's edge columns exactly as a whole
+         * decode gives them: chroma upsampling reads the neighbouring samples, which a window
+         * ending at the crop would replace by its own edge. */
+        int imcu = r->cinfo.max_h_samp_factor * r->cinfo.min_DCT_scaled_size;
+        int left = x - imcu < 0 ? 0 : x - imcu;
+        int right = x + w + imcu > (int)r->cinfo.output_width ? (int)r->cinfo.output_width : x + w + imcu;
+        JDIMENSION xoffset = (JDIMENSION)left, width = (JDIMENSION)(right - left);
         jpeg_crop_scanline(&r->cinfo, &xoffset, &width);
         r->x_offset = x - (int)xoffset;
     }

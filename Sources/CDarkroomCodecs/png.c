@@ -22,6 +22,7 @@ typedef struct {
     char *message;
     size_t capacity;
     dr_buffer *out;
+    char *warning;  /* where a dropped iCCP is reported (160 bytes), or NULL */
 } png_context;
 
 /* Maps libpng's error text to a status; libpng has no error codes. */
@@ -45,10 +46,12 @@ static void on_error(png_structp png, png_const_charp text) {
     png_longjmp(png, 1);
 }
 
-/* Warnings (bad ancillary chunks, benign errors) do not stop the decode and are not reported. */
+/* Warnings (bad ancillary chunks, benign errors) do not stop the decode. One is reported: an
+ * ICC profile libpng refused, since the colours then change meaning. */
 static void on_warning(png_structp png, png_const_charp text) {
-    (void)png;
-    (void)text;
+    png_context *ctx = png_get_error_ptr(png);
+    if (ctx != NULL && ctx->warning != NULL && ctx->warning[0] == 0 && strncmp(text, "iCCP", 4) == 0)
+        snprintf(ctx->warning, 160, "ICC profile ignored (libpng: %s); colours taken as sRGB", text);
 }
 
 static void read_bytes(png_structp png, png_bytep into, size_t count) {
@@ -145,6 +148,7 @@ dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *i
                            char *message, size_t capacity) {
     png_context ctx;
     context_init(&ctx, bytes, length, message, capacity);
+    ctx.warning = info->warning;
     png_structp png = create_reader(&ctx);
     if (png == NULL) return DR_OUT_OF_MEMORY;
     png_infop pi = png_create_info_struct(png);
@@ -188,6 +192,7 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     png_reader *r = calloc(1, sizeof *r);
     if (r == NULL) return DR_OUT_OF_MEMORY;
     context_init(&r->ctx, bytes, length, message, capacity);
+    r->ctx.warning = r->base.warning;
     r->png = create_reader(&r->ctx);
     if (r->png == NULL) { free(r); return DR_OUT_OF_MEMORY; }
     r->info = png_create_info_struct(r->png);
