@@ -55,23 +55,23 @@ static cmsUInt32Number format8(int kind) {
     }
 }
 
-/* Whether a transform to sRGB moves no 8-bit sample of a 18-step grid (or of every grey level)
+/* Whether a transform to sRGB moves no 8-bit sample of a 9-step grid and of the 256 grey levels
  * by more than one level: such a profile is sRGB in all but its bytes, and converting through
  * it would only add rounding. */
 static int maps_onto_itself(cmsHTRANSFORM transform, int kind) {
-    enum { STEPS = 18 };
-    unsigned char in[STEPS * STEPS * STEPS * 3], out[STEPS * STEPS * STEPS * 3];
+    enum { STEPS = 9, GRID = STEPS * STEPS * STEPS };
+    unsigned char in[(GRID + 256) * 3], out[(GRID + 256) * 3];
     size_t count = 0;
-    if (kind == DR_SPACE_GRAY) {
-        for (int v = 0; v < 256; v++) in[count++] = (unsigned char)v;
-    } else {
-        for (int r = 0; r < STEPS; r++)
-            for (int g = 0; g < STEPS; g++)
-                for (int b = 0; b < STEPS; b++, count++) {
-                    in[3 * count] = (unsigned char)(r * 15);
-                    in[3 * count + 1] = (unsigned char)(g * 15);
-                    in[3 * count + 2] = (unsigned char)(b * 15);
-                }
+    for (int v = 0; v < 256; v++, count++) {
+        if (kind == DR_SPACE_GRAY) in[count] = (unsigned char)v;
+        else in[3 * count] = in[3 * count + 1] = in[3 * count + 2] = (unsigned char)v;
+    }
+    if (kind != DR_SPACE_GRAY) {
+        for (int i = 0; i < GRID; i++, count++)
+            for (int c = 0; c < 3; c++) {
+                int step = c == 0 ? i / (STEPS * STEPS) : c == 1 ? i / STEPS % STEPS : i % STEPS;
+                in[3 * count + c] = (unsigned char)(step == STEPS - 1 ? 255 : 32 * step);
+            }
     }
     cmsDoTransform(transform, in, out, (cmsUInt32Number)count);
     for (size_t i = 0; i < count; i++)
@@ -107,7 +107,10 @@ void dr_icc_inspect(const unsigned char *bytes, size_t length, int intent, dr_ic
         } else {
             cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
             cmsHTRANSFORM t = srgb == NULL ? NULL
-                : cmsCreateTransformTHR(context, profile, in, srgb, TYPE_RGB_8, intent_of(intent), 0);
+                : cmsCreateTransformTHR(context, profile, in, srgb, TYPE_RGB_8, intent_of(intent),
+                                        /* a probe, not a conversion: no optimised tables (tens
+                                         * of milliseconds for a CMYK profile) */
+                                        cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE);
             if (t != NULL) {
                 out->usable = 1;
                 out->is_srgb = out->color_space != DR_SPACE_CMYK && maps_onto_itself(t, out->color_space);

@@ -20,8 +20,9 @@ public struct ICCProfile: Sendable, Equatable, Codable {
         self.bytes = bytes
         var summary = dr_icc_summary()
         bytes.withUnsafeBufferPointer { dr_icc_inspect($0.baseAddress, $0.count, Int32(DR_INTENT_PERCEPTUAL), &summary) }
-        let text = Self.string(summary.description)
-        description = text.isEmpty ? nil : text
+        // Some makers pad the description with spaces.
+        let text = Self.string(summary.description).reversed().drop { $0 == " " }.reversed()
+        description = text.isEmpty ? nil : String(text)
         switch dr_color_space(UInt32(summary.color_space)) {
         case DR_SPACE_GRAY: colorSpace = "gray"
         case DR_SPACE_RGB: colorSpace = "rgb"
