@@ -33,18 +33,49 @@ final class OrientationTests: XCTestCase {
         try ImageCodec.decode(Vips.run(input, name: "input", arguments)).image
     }
 
+    /// Small images stream through the orientation node; large ones (taller than a few bands)
+    /// go through its whole compact copy, where most orientations read rows far apart.
     func testEveryOrientationMatchesVipsAutorotExactly() throws {
         for format in [ImageFormat.jpeg, .png] {
-            for orientation in 1...8 {
-                let input = try tagged(orientation, format: format)
-                XCTAssertEqual(try ImageCodec.readInfo(input).orientation, orientation)
-                let (ours, output, _) = try render(input)
-                let reference = try vips(input, ["autorot", "$IN", "$OUT"])
-                XCTAssertEqual(ours.size, reference.size, "\(format) orientation \(orientation)")
-                XCTAssertEqual(ours.size, orientation >= 5 ? Size(width: 23, height: 37) : Size(width: 37, height: 23))
-                XCTAssertTrue(ours.pixels == reference.pixels, "\(format) orientation \(orientation): pixels differ from vips autorot")
-                XCTAssertEqual(output.orientationApplied, orientation)
-            }
+            try assertMatchesAutorot(picture, format: format)
+            try assertMatchesAutorot(large, format: format)
+        }
+    }
+
+    /// 300×260: past the pipeline's streaming reach (4 bands of 32 rows and 64 more).
+    private let large = Image(width: 300, height: 260) { x, y in
+        Pixel(Float(x) / 299, Float(y) / 259, Float((7 * x + 3 * y) % 101) / 100, 1)
+    }
+
+    /// Transparent pixels go through the 16-bit compact copy: equal to vips within rounding.
+    func testOrientationKeepsAlpha() throws {
+        let translucent = Image(width: 300, height: 260) { x, y in
+            Pixel(Float(x) / 299, Float(y) / 259, 0.5, Float((x + y) % 256) / 255).premultiplied
+        }
+        let input = Splice.png(try ImageCodec.encode(translucent, options: EncodeOptions(format: .png)),
+                               exif: Splice.exifOrientation(8))
+        let (ours, _, plan) = try render(input)
+        XCTAssertTrue(plan.pipeline.nodeSizes.contains { $0.names == ["auto_orient"] })
+        let reference = try vips(input, ["autorot", "$IN", "$OUT"])
+        XCTAssertEqual(ours.size, reference.size)
+        let worst = zip(ours.pixels, reference.pixels).map { absoluteDifference($0, $1).max() }.max() ?? 0
+        XCTAssertLessThanOrEqual(worst, 1.01 / 255)
+    }
+
+    private func assertMatchesAutorot(_ picture: Image, format: ImageFormat) throws {
+        let stored = picture.size
+        for orientation in 1...8 {
+            let encoded = try ImageCodec.encode(picture, options: EncodeOptions(format: format, quality: 95))
+            let exif = Splice.exifOrientation(orientation)
+            let input = format == .jpeg ? Splice.jpeg(encoded, exif: exif) : Splice.png(encoded, exif: exif)
+            XCTAssertEqual(try ImageCodec.readInfo(input).orientation, orientation)
+            let (ours, output, _) = try render(input)
+            let reference = try vips(input, ["autorot", "$IN", "$OUT"])
+            let what = "\(format) \(stored) orientation \(orientation)"
+            XCTAssertEqual(ours.size, reference.size, what)
+            XCTAssertEqual(ours.size, orientation >= 5 ? Size(width: stored.height, height: stored.width) : stored, what)
+            XCTAssertTrue(ours.pixels == reference.pixels, "\(what): pixels differ from vips autorot")
+            XCTAssertEqual(output.orientationApplied, orientation, what)
         }
     }
 
