@@ -75,6 +75,30 @@ final class ColorManagementTests: XCTestCase {
         XCTAssertGreaterThan(offGrid.count, ours.pixels.count / 2, "the conversion kept 16-bit precision")
     }
 
+    /// Grey profiles (here linear light) convert grey JPEGs and 16-bit grey PNGs to sRGB greys.
+    func testGreyProfilesConvertAsVipsDoes() throws {
+        for (name, depth) in [("gray_linear.jpg", 8), ("gray16_linear.png", 16)] {
+            let input = try Fixtures.bytes(name)
+            XCTAssertEqual(try ImageCodec.readInfo(input).icc?.colorSpace, "gray")
+            let ours = try ImageCodec.decode(input, convertToSRGB: .perceptual).image
+            let reference = try vipsToSRGB(input, intent: .perceptual, depth: depth)
+            XCTAssertGreaterThanOrEqual(psnr(ours, reference), depth == 16 ? 60 : 40, name)
+            XCTAssertLessThan(psnr(try ImageCodec.decode(input).image, reference), 30, "\(name): linear grey differs from sRGB")
+        }
+    }
+
+    /// Alpha passes through the conversion untouched.
+    func testTransparentImagesKeepTheirAlpha() throws {
+        let translucent = Image(width: 48, height: 32) { x, y in
+            Pixel(Float(x) / 47, Float(y) / 31, 0.2, Float(x + 5 * y) / 202).premultiplied
+        }
+        let input = try ImageCodec.encode(translucent, options: EncodeOptions(format: .png, icc: try Fixtures.bytes("adobe_rgb.icc")))
+        let (ours, _) = try render(input)
+        let reference = try vipsToSRGB(input, intent: .perceptual)
+        XCTAssertEqual(ours.pixels.map { $0[3] }, try ImageCodec.decode(input).image.pixels.map { $0[3] })
+        XCTAssertGreaterThanOrEqual(psnr(ours, reference), 40)
+    }
+
     func testUntaggedInputIsNeitherConvertedNorTagged() throws {
         for format in [ImageFormat.jpeg, .png] {
             let input = try ImageCodec.encode(picture, options: EncodeOptions(format: format, quality: 95))

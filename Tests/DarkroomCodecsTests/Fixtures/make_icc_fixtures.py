@@ -135,7 +135,13 @@ def cmyk_profile(name, grid):
 
 cmyk = cmyk_profile("darkroom test CMYK press", 5)
 
-for file, data in [("adobe_rgb.icc", adobe), ("prophoto.icc", prophoto), ("cmyk_press.icc", cmyk)]:
+# Grey in linear light (gamma 1.0): a scanner's raw grey; mid-grey 128 is far lighter in sRGB.
+gray = profile(b"mntr", b"GRAY", b"XYZ ", [
+    (b"desc", desc_tag("darkroom test linear grey")), (b"cprt", text_tag("No copyright, use freely")),
+    (b"wtpt", xyz_tag(D50)), (b"kTRC", gamma_curve(1.0))])
+
+for file, data in [("adobe_rgb.icc", adobe), ("prophoto.icc", prophoto), ("cmyk_press.icc", cmyk),
+                   ("gray_linear.icc", gray)]:
     with open(file, "wb") as f:
         f.write(data)
 
@@ -158,4 +164,14 @@ rows = b"".join(b"\x00" + b"".join(struct.pack(">3H", 1000 * x + 7, 4000 * y + 3
 with open("prophoto16.png", "wb") as f:
     f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 16, 2, 0, 0, 0))
             + png_chunk(b"iCCP", b"ProPhoto\0\0" + zlib.compress(prophoto)) + png_chunk(b"IDAT", zlib.compress(rows))
+            + png_chunk(b"IEND", b""))
+
+# Grey tagged linear: an 8-bit JPEG (Pillow, quality 95) and a 16-bit PNG (by hand), 64×16 ramps.
+ramp = Image.new("L", (W, H))
+ramp.putdata([(4 * x + 3 * y) % 256 for y in range(H) for x in range(W)])
+ramp.save("gray_linear.jpg", quality=95, icc_profile=gray)
+rows = b"".join(b"\x00" + b"".join(struct.pack(">H", 1000 * x + 150 * y) for x in range(W)) for y in range(H))
+with open("gray16_linear.png", "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 16, 0, 0, 0, 0))
+            + png_chunk(b"iCCP", b"linear\0\0" + zlib.compress(gray)) + png_chunk(b"IDAT", zlib.compress(rows))
             + png_chunk(b"IEND", b""))
