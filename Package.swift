@@ -18,7 +18,7 @@ let package = Package(
         // C shims over system libraries.
         .target(
             name: "CDarkroomCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "DarkroomTestSupport", path: "Tests/DarkroomTestSupport"),
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(
-            name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore"],
+            name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore", "DarkroomTestSupport"]),

@@ -22,6 +22,7 @@ typedef struct {
     char *message;
     size_t capacity;
     dr_buffer *out;
+    char *warning;  /* where a dropped iCCP is reported (160 bytes), or NULL */
 } png_context;
 
 /* Maps libpng's error text to a status; libpng has no error codes. */
@@ -45,10 +46,12 @@ static void on_error(png_structp png, png_const_charp text) {
     png_longjmp(png, 1);
 }
 
-/* Warnings (bad ancillary chunks, benign errors) do not stop the decode and are not reported. */
+/* Warnings (bad ancillary chunks, benign errors) do not stop the decode. One is reported: an
+ * ICC profile libpng refused, since the colours then change meaning. */
 static void on_warning(png_structp png, png_const_charp text) {
-    (void)png;
-    (void)text;
+    png_context *ctx = png_get_error_ptr(png);
+    if (ctx != NULL && ctx->warning != NULL && ctx->warning[0] == 0 && strncmp(text, "iCCP", 4) == 0)
+        snprintf(ctx->warning, 160, "ICC profile ignored (libpng: %s); colours taken as sRGB", text);
 }
 
 static void read_bytes(png_structp png, png_bytep into, size_t count) {
@@ -100,6 +103,13 @@ static void describe(png_structp png, png_infop pi, dr_info *info) {
     png_bytep exif = NULL;
     if (png_get_eXIf_1(png, pi, &exif_length, &exif) != 0 && exif != NULL)
         dr_info_store_exif(info, exif, exif_length);
+    png_charp icc_name = NULL;
+    int icc_compression = 0;
+    png_bytep icc = NULL;
+    png_uint_32 icc_length = 0;
+    if (png_get_iCCP(png, pi, &icc_name, &icc_compression, &icc, &icc_length) != 0 && icc != NULL &&
+        !dr_info_store_icc(info, icc, icc_length))
+        png_error(png, "out of memory");
 }
 
 /* Asks libpng for straight RGB or RGBA at the file's depth (8 or 16 bits, host byte order). */
@@ -138,6 +148,7 @@ dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *i
                            char *message, size_t capacity) {
     png_context ctx;
     context_init(&ctx, bytes, length, message, capacity);
+    ctx.warning = info->warning;
     png_structp png = create_reader(&ctx);
     if (png == NULL) return DR_OUT_OF_MEMORY;
     png_infop pi = png_create_info_struct(png);
@@ -170,6 +181,7 @@ typedef struct {
 
 static void png_reader_free(png_reader *r) {
     png_destroy_read_struct(&r->png, &r->info, NULL);
+    dr_color_converter_free(r->base.color);
     free(r->whole);
     free(r->scratch);
     free(r);
@@ -180,6 +192,7 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     png_reader *r = calloc(1, sizeof *r);
     if (r == NULL) return DR_OUT_OF_MEMORY;
     context_init(&r->ctx, bytes, length, message, capacity);
+    r->ctx.warning = r->base.warning;
     r->png = create_reader(&r->ctx);
     if (r->png == NULL) { free(r); return DR_OUT_OF_MEMORY; }
     r->info = png_create_info_struct(r->png);
@@ -214,6 +227,8 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     r->base.height = h;
     r->base.channels = channels;
     r->base.bytes_per_sample = sample_bytes;
+    r->base.color = dr_reader_color_setup(&r->base, info, options,
+                                          info->color_space == DR_SPACE_GRAY ? DR_SPACE_GRAY : DR_SPACE_RGB, channels, 0);
     if (info->interlaced) {
         /* Seven passes over the image: decode it whole, compact, then hand rows out. */
         r->whole = malloc(r->row_bytes * (size_t)info->height);
@@ -243,6 +258,13 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     return DR_OK;
 }
 
+/* Delivered rows from the embedded profile to sRGB, in place, when the reader converts. */
+static void convert_rows(const png_reader *r, unsigned char *rows, size_t stride, int count) {
+    if (r->base.color == NULL) return;
+    for (int i = 0; i < count; i++)
+        dr_color_converter_rows(r->base.color, rows + stride * (size_t)i, (size_t)r->base.width);
+}
+
 dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
                            char *message, size_t capacity) {
     png_reader *r = (png_reader *)base;
@@ -258,6 +280,7 @@ dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, 
     if (r->whole != NULL) {
         for (int i = 0; i < count; i++, r->next_row++)
             memcpy(rows + stride * (size_t)i, r->whole + r->row_bytes * (size_t)r->next_row + offset, copy);
+        convert_rows(r, rows, stride, count);
         return DR_OK;
     }
     if (setjmp(png_jmpbuf(r->png))) return r->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : r->ctx.status;
@@ -281,6 +304,7 @@ dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, 
     }
     /* The last row: read the rest of the file too, so a bad CRC or a truncated end fails. */
     if (r->next_row == r->file_height) png_read_end(r->png, NULL);
+    convert_rows(r, rows, stride, count);
     return DR_OK;
 }
 
@@ -296,7 +320,23 @@ typedef struct {
     dr_buffer out;
     int height;
     int written;
+    int started;  /* png_write_info done: chunks before IDAT (iCCP) can no longer be set */
 } png_writer;
+
+/* Points a call at its message buffer; the status of an earlier failure, if any. */
+static dr_status enter(png_writer *w, char *message, size_t capacity) {
+    if (w->ctx.status != DR_OK) return w->ctx.status;
+    w->ctx.message = message;
+    w->ctx.capacity = capacity;
+    return DR_OK;
+}
+
+/* Writes the chunks before the image data, once, at the first row. */
+static void start(png_writer *w) {
+    if (w->started) return;
+    png_write_info(w->png, w->info);
+    w->started = 1;
+}
 
 static void png_writer_free(png_writer *w) {
     png_destroy_write_struct(&w->png, &w->info);
@@ -326,7 +366,6 @@ dr_status dr_png_writer_open(int width, int height, int channels, dr_writer **ou
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     /* zlib level 6: libpng's and zlib's usual trade-off between size and speed. */
     png_set_compression_level(w->png, 6);
-    png_write_info(w->png, w->info);
     *out = &w->base;
     return DR_OK;
 }
@@ -334,10 +373,9 @@ dr_status dr_png_writer_open(int width, int height, int channels, dr_writer **ou
 dr_status dr_png_write_rows(dr_writer *base, const unsigned char *rows, size_t stride, int count,
                             char *message, size_t capacity) {
     png_writer *w = (png_writer *)base;
-    if (w->ctx.status != DR_OK) return w->ctx.status;
-    w->ctx.message = message;
-    w->ctx.capacity = capacity;
+    if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
     if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+    start(w);
     for (int i = 0; i < count; i++) png_write_row(w->png, (png_const_bytep)(rows + stride * (size_t)i));
     w->written += count;
     return DR_OK;
@@ -346,18 +384,37 @@ dr_status dr_png_write_rows(dr_writer *base, const unsigned char *rows, size_t s
 dr_status dr_png_writer_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
     png_writer *w = (png_writer *)base;
     memset(out, 0, sizeof *out);
-    if (w->ctx.status != DR_OK) return w->ctx.status;
-    w->ctx.message = message;
-    w->ctx.capacity = capacity;
+    if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
     if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
     if (w->written != w->height) {
         dr_set_message(message, capacity, "PNG: %d of %d rows were written", w->written, w->height);
         w->ctx.status = DR_ENCODE_FAILED;
         return DR_ENCODE_FAILED;
     }
+    start(w);
     png_write_end(w->png, NULL);
     *out = w->out;
     memset(&w->out, 0, sizeof w->out);
+    return DR_OK;
+}
+
+dr_status dr_png_writer_set_icc(dr_writer *base, const unsigned char *profile, size_t length,
+                                char *message, size_t capacity) {
+    png_writer *w = (png_writer *)base;
+    if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
+    if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+    if (w->started) {
+        dr_set_message(message, capacity, "PNG: the ICC profile must come before the rows");
+        return DR_ENCODE_FAILED;
+    }
+    /* libpng checks the profile against the image (an RGB profile for RGB data, a sane header);
+     * a refusal is a warning, not an error, and leaves the file untagged. */
+    png_set_benign_errors(w->png, 1);
+    png_set_iCCP(w->png, w->info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, profile, (png_uint_32)length);
+    if (png_get_valid(w->png, w->info, PNG_INFO_iCCP) == 0) {
+        dr_set_message(message, capacity, "libpng refused the ICC profile for this image");
+        return DR_UNSUPPORTED;
+    }
     return DR_OK;
 }
 

@@ -5,10 +5,13 @@ public struct EncodeOptions: Sendable, Equatable {
     public var quality: Int = 90
     /// Progressive JPEG; ignored for PNG (PNG is never interlaced).
     public var progressive: Bool = false
+    /// An ICC profile to embed (JPEG APP2, PNG iCCP); nil writes an untagged file.
+    public var icc: [UInt8]?
 
-    public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false) {
+    public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false, icc: [UInt8]? = nil) {
         self.format = format
         self.quality = quality
         self.progressive = progressive
+        self.icc = icc
     }
 }

@@ -11,11 +11,15 @@ public struct Pipeline: Sendable {
         public var size: Size
         public var isOpaque: Bool
         public var isEightBit: Bool
+        /// How the decoded image is turned upright before the chain (whose sizes, crops and
+        /// percentages all refer to the upright image).
+        public var orientation: Orientation
 
-        public init(size: Size, isOpaque: Bool, isEightBit: Bool) {
+        public init(size: Size, isOpaque: Bool, isEightBit: Bool, orientation: Orientation = .up) {
             self.size = size
             self.isOpaque = isOpaque
             self.isEightBit = isEightBit
+            self.orientation = orientation
         }
     }
 
@@ -77,13 +81,20 @@ public struct Pipeline: Sendable {
         var stages = chain.stages[...]
         var crop: Rect?
         var sourceNames = ["decode"]
+        let orientation = source.orientation
         if cropOnLoad, case .region(let name, let filter as CropFilter)? = stages.first, source.size.area > 0 {
-            crop = filter.rect(in: source.size)
+            // The crop is given on the upright image; the decoder crops the stored one.
+            let upright = orientation.uprightSize(source.size)
+            crop = orientation.storedRect(filter.rect(in: upright), stored: source.size)
             sourceNames.append(name)
             stages = stages.dropFirst()
         }
         sourceCrop = crop
         var nodes = [Node(producer: .source, size: crop?.size ?? source.size, names: sourceNames)]
+        if orientation != .up {
+            nodes.append(Self.node(for: OrientationKernel(orientation: orientation, inputSize: nodes[0].size), inputs: [0],
+                                   label: "auto_orient", nodes: nodes, bandHeight: bandHeight, source: source))
+        }
         for stage in stages {
             switch stage {
             case .color(let names, let operations):

@@ -14,6 +14,10 @@ enum OutputRendering {
         var shrinkOnLoad: Int
         /// A problem the decoder forgave, if any.
         var warning: String?
+        /// The EXIF orientation undone (1: none).
+        var orientationApplied: Int
+        /// The profile the pixels were converted from to sRGB, if they were.
+        var colorConvertedFrom: String?
     }
 
     /// Renders `plan` for the input `bytes`. Throws a report error with the codec's code, or
@@ -29,7 +33,8 @@ enum OutputRendering {
                 limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes),
                 executor: executor, deadline: deadline)
             return Rendered(encoded: rendered.bytes, size: rendered.size, stats: rendered.stats,
-                            shrinkOnLoad: rendered.shrinkOnLoad, warning: rendered.warning)
+                            shrinkOnLoad: rendered.shrinkOnLoad, warning: rendered.warning,
+                            orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom)
         } catch {
             if error.code == .timeout { throw ReportError.timeout(limits: limits) }
             let message = error.code == .encodeFailed ? "\(RawName.display(plan.path)): \(error.message)" : error.message

@@ -9,6 +9,8 @@ extension JobReport.Input {
         height = info.height
         colorSpace = info.colorSpace
         orientation = info.orientation
+        icc = info.icc?.problem == nil ? info.icc?.name : nil
+        warning = warning ?? info.warning ?? info.iccWarning
     }
 }
 
