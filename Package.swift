@@ -15,20 +15,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // C shims over system libraries: libpng, libjpeg(-turbo), libexif (Debian libpng-dev,
-        // libjpeg-dev, libexif-dev; scripts/install-deps.sh installs them).
+        // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif (Debian
+        // libpng-dev, libjpeg-dev, liblcms2-dev, libexif-dev; scripts/install-deps.sh installs them).
         .target(
             name: "CDarkroomCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("exif")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
         .systemLibrary(name: "CSHA", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Leases, extended attributes, rename without replacing: glibc, behind _GNU_SOURCE.
         .systemLibrary(name: "CLinuxFiles"),
+        // Integer inner loops of the filter core (SIMD intrinsics); no library.
+        .target(name: "CDarkroomKernels"),
 
         // The filter core: images, tiles, filters, registry, chain compiler. No files, no YAML.
-        .target(name: "DarkroomCore"),
+        .target(name: "DarkroomCore", dependencies: ["CDarkroomKernels"]),
         .target(name: "DarkroomCodecs", dependencies: ["DarkroomCore", "CDarkroomCodecs"]),
         .target(name: "DarkroomConfig", dependencies: ["DarkroomCore", "CYAML"]),
         .target(

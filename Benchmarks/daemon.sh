@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200}
 work=${BENCH_DIR:-/tmp/darkroom-bench}/daemon
-darkroom=$PWD/.build/release/darkroom
+darkroom=${DARKROOM:-$PWD/.build/release/darkroom}
 [[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
 # The generated photos are kept between runs (regenerated when N changes); the rest is new.
 rm -rf "$work/dr" "$work/vt"

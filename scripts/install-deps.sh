@@ -4,6 +4,7 @@
 set -euo pipefail
 
 packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg-config
+          liblcms2-dev  # colour management: ICC profiles, CMYK
           libvips-tools imagemagick    # vips and ImageMagick are the tests' reference implementations
           python3 python3-prometheus-client util-linux  # the operations tests: Prometheus parser, `script` for a pty
           libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test

@@ -16,7 +16,7 @@ repo=$PWD
 sandbox=${SYSTEMD_SANDBOX:-$repo/../shared/tools/systemd-sandbox}
 [[ -x $sandbox ]] || sandbox=/work/shared/tools/systemd-sandbox
 cache=${DARKROOM_SANDBOX_CACHE:-/var/cache/darkroom-sandbox}
-libs="libpng16-16 libjpeg62-turbo libexif12 libyaml-0-2 libinotifytools0 libssl3"
+libs="libpng16-16 libjpeg62-turbo liblcms2-2 libexif12 libyaml-0-2 libinotifytools0 libssl3"
 
 skip() { echo "SKIP test-deb: $*" >&2; exit 0; }
 fail() {
@@ -31,22 +31,23 @@ fail() {
 unshare --pid --fork --mount --uts true 2>/dev/null || skip "this machine refuses new PID/mount/UTS namespaces (unshare failed), so systemd cannot be booted here"
 [[ -x $sandbox ]] || fail "no systemd-sandbox at $sandbox (set SYSTEMD_SANDBOX)"
 
-# The cached Debian root: debootstrap once (a few minutes), then reused. Named after the library
-# list, so a binary that links one more library gets a root that has it.
-rootfs=$cache/root-$(echo "$libs" | sha256sum | cut -c1-12)
-if [[ ! -x $rootfs/lib/systemd/systemd ]]; then
-  echo "test-deb: making the Debian 12 root in $rootfs once (debootstrap)…" >&2
+# The cached Debian root: debootstrap once (a few minutes), then reused while the libraries
+# it was made with are still the ones the package needs.
+if [[ ! -x $cache/root/lib/systemd/systemd || "$(cat "$cache/libs" 2>/dev/null)" != "$libs" ]]; then
+  echo "test-deb: making the Debian 12 root in $cache/root once (debootstrap)…" >&2
+  rm -rf "$cache/root"
   mkdir -p "$cache"
   command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
-  debootstrap --variant=minbase --include="systemd,systemd-sysv,dbus,procps,${libs// /,}" bookworm "$rootfs" \
+  debootstrap --variant=minbase --include="systemd,systemd-sysv,dbus,procps,${libs// /,}" bookworm "$cache/root" \
     http://deb.debian.org/debian > "$cache/debootstrap.log" 2>&1 || { tail -20 "$cache/debootstrap.log" >&2; fail "debootstrap failed"; }
-  echo sandbox > "$rootfs/etc/hostname"
+  echo sandbox > "$cache/root/etc/hostname"
+  echo "$libs" > "$cache/libs"
 fi
 
 work=$(mktemp -d /var/tmp/darkroom-test-deb.XXXXXX)
 merged=$work/root
 mkdir -p "$work/upper" "$work/work" "$merged"
-mount -t overlay overlay -o "lowerdir=$rootfs,upperdir=$work/upper,workdir=$work/work" "$merged" 2>/dev/null \
+mount -t overlay overlay -o "lowerdir=$cache/root,upperdir=$work/upper,workdir=$work/work" "$merged" 2>/dev/null \
   || { rmdir "$merged" "$work/upper" "$work/work" "$work"; skip "overlayfs is not available to keep the cached root pristine"; }
 cleanup() {
   "$sandbox" down "$merged" >/dev/null 2>&1 || true

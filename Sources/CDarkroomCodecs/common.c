@@ -44,6 +44,41 @@ void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length)
     info->exif_length = n;
 }
 
+int dr_info_store_icc(dr_info *info, const unsigned char *profile, size_t length) {
+    if (info->icc != NULL || length == 0) return 1;
+    info->icc = malloc(length);
+    if (info->icc == NULL) return 0;
+    memcpy(info->icc, profile, length);
+    info->icc_length = length;
+    return 1;
+}
+
+void dr_info_free(dr_info *info) {
+    free(info->icc);
+    info->icc = NULL;
+    info->icc_length = 0;
+}
+
+dr_color_converter *dr_reader_color_setup(dr_reader *r, const dr_info *info, const dr_read_options *options,
+                                          int image_space, int channels, int inverted_cmyk) {
+    if (options == NULL || !options->convert_to_srgb || info->icc == NULL) return NULL;
+    dr_icc_summary summary;
+    dr_icc_inspect(info->icc, info->icc_length, options->intent, &summary);
+    if (summary.usable && summary.is_srgb) return NULL;
+    char problem[160] = "";
+    dr_color_converter *c = NULL;
+    if (!summary.usable)
+        snprintf(problem, sizeof problem, "%s", summary.problem);
+    else
+        c = dr_color_converter_make(info->icc, info->icc_length, options->intent, image_space, channels,
+                                    r->bytes_per_sample, inverted_cmyk, problem);
+    if (c == NULL && r->warning[0] == 0)
+        snprintf(r->warning, sizeof r->warning, "ICC profile ignored (%s); %s", problem,
+                 image_space == DR_SPACE_CMYK ? "CMYK converted without colour management"
+                                              : "colours taken as sRGB");
+    return c;
+}
+
 int dr_fits(const dr_info *info, uint64_t max_pixels) {
     return (uint64_t)info->width * (uint64_t)info->height <= max_pixels;
 }
@@ -77,6 +112,7 @@ static void reset_info(dr_info *info) {
     unsigned char *exif = info->exif;
     size_t capacity = info->exif_capacity;
     struct dr_metadata *metadata = info->metadata;
+    dr_info_free(info);
     memset(info, 0, sizeof *info);
     info->exif = exif;
     info->exif_capacity = capacity;
@@ -127,9 +163,17 @@ dr_status dr_reader_read_rows(dr_reader *r, const unsigned char *bytes, size_t l
 
 const char *dr_reader_warning(const dr_reader *r) { return r->warning; }
 
+int dr_reader_converts_color(const dr_reader *r) { return r->color != NULL; }
+
 void dr_reader_close(dr_reader *r) {
     if (r == NULL) return;
     if (r->format == DR_FORMAT_PNG) dr_png_reader_close(r); else dr_jpeg_reader_close(r);
+}
+
+dr_status dr_writer_set_icc(dr_writer *w, const unsigned char *profile, size_t length,
+                            char *message, size_t capacity) {
+    return w->format == DR_FORMAT_PNG ? dr_png_writer_set_icc(w, profile, length, message, capacity)
+                                      : dr_jpeg_writer_set_icc(w, profile, length, message, capacity);
 }
 
 dr_status dr_writer_write_rows(dr_writer *w, const unsigned char *rows, size_t stride, int count,

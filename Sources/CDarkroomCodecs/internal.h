@@ -20,12 +20,37 @@ int dr_fits(const dr_info *info, uint64_t max_pixels);
 void dr_clamp_crop(const dr_read_options *options, int width, int height,
                    int *x, int *y, int *w, int *h);
 
+/* Copies a profile into info->icc (replacing none already there); 0 when memory runs out. */
+int dr_info_store_icc(dr_info *info, const unsigned char *profile, size_t length);
+
+/* A conversion of a reader's rows from an embedded profile to sRGB (icc.c). */
+typedef struct dr_color_converter dr_color_converter;
+
+/* For rows of `channels` samples of `bytes_per_sample` (RGB or grey expanded to RGB, in place),
+ * or CMYK (4 × 8-bit in, RGB out; `inverted_cmyk`: Adobe's storage, 255 = no ink). NULL with
+ * `problem` (160 bytes) set when the profile is unusable or does not fit `image_space`. */
+dr_color_converter *dr_color_converter_make(const unsigned char *profile, size_t length, int intent,
+                                            int image_space, int channels, int bytes_per_sample,
+                                            int inverted_cmyk, char *problem);
+void dr_color_converter_rows(const dr_color_converter *c, unsigned char *row, size_t pixels);
+void dr_color_converter_cmyk(const dr_color_converter *c, const unsigned char *cmyk, unsigned char *rgb,
+                             size_t pixels);
+void dr_color_converter_free(dr_color_converter *c);
+
+/* Sets up a reader's colour conversion after its layout is known: none when not asked for or
+ * nothing to convert; the converter when the profile is usable (and not sRGB already); a
+ * warning in the reader otherwise. */
+dr_color_converter *dr_reader_color_setup(dr_reader *reader, const dr_info *info,
+                                          const dr_read_options *options, int image_space,
+                                          int channels, int inverted_cmyk);
+
 /* The shape every reader shares: which format, and its delivered layout. */
 struct dr_reader {
     int format;
     int width, height, channels, bytes_per_sample;
     char warning[160];
     const unsigned char *bytes; /* the input, where the last call saw it */
+    dr_color_converter *color;  /* rows to sRGB, or NULL */
 };
 
 struct dr_writer {
@@ -54,6 +79,10 @@ dr_status dr_jpeg_write_rows(dr_writer *writer, const unsigned char *rows, size_
 dr_status dr_png_writer_finish(dr_writer *writer, dr_buffer *out, char *message, size_t capacity);
 dr_status dr_jpeg_writer_finish(dr_writer *writer, dr_buffer *out, char *message, size_t capacity);
 void dr_png_writer_close(dr_writer *writer);
+dr_status dr_png_writer_set_icc(dr_writer *writer, const unsigned char *profile, size_t length,
+                                char *message, size_t capacity);
+dr_status dr_jpeg_writer_set_icc(dr_writer *writer, const unsigned char *profile, size_t length,
+                                 char *message, size_t capacity);
 void dr_jpeg_writer_close(dr_writer *writer);
 
 /* Metadata in and out of the containers (jpeg_metadata.c, png_metadata.c). Collecting copies

@@ -137,6 +137,16 @@ static void describe(j_decompress_ptr cinfo, dr_info *info) {
         else if (m->marker == JPEG_APP0 + 2 && marker_has_prefix(m, "ICC_PROFILE\0", 12))
             info->has_icc = 1;
     }
+    /* The profile's chunks joined (libjpeg-turbo checks their numbering; a bad sequence is a
+     * forgiven JWRN_BOGUS_ICC and no profile). */
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    if (info->has_icc && info->icc == NULL && jpeg_read_icc_profile(cinfo, &icc, &icc_length)) {
+        info->icc = icc;
+        info->icc_length = icc_length;
+    } else {
+        free(icc);
+    }
     if (info->metadata != NULL) dr_jpeg_collect_metadata(cinfo->marker_list, info->metadata);
 }
 
@@ -217,6 +227,7 @@ static void cmyk_to_rgb(const unsigned char *in, unsigned char *out, int width, 
 
 static void jpeg_reader_free(jpeg_reader *r) {
     jpeg_destroy_decompress(&r->cinfo);
+    dr_color_converter_free(r->base.color);
     free(r->scratch);
     free(r);
 }
@@ -270,8 +281,14 @@ dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const d
     int x, y, w, h;
     dr_clamp_crop(options, (int)r->cinfo.output_width, (int)r->cinfo.output_height, &x, &y, &w, &h);
     if (w < (int)r->cinfo.output_width) {
-        /* libjpeg widens the window to whole iMCUs; the extra columns are dropped on copy. */
-        JDIMENSION xoffset = (JDIMENSION)x, width = (JDIMENSION)w;
+        /* libjpeg widens the window to whole iMCUs on the left; the extra columns are dropped
+         * on copy. One more iMCU on each side keeps the crop's edge columns exactly as a whole
+         * decode gives them: chroma upsampling reads the neighbouring samples, which a window
+         * ending at the crop would replace by its own edge. */
+        int imcu = r->cinfo.max_h_samp_factor * r->cinfo.min_DCT_scaled_size;
+        int left = x - imcu < 0 ? 0 : x - imcu;
+        int right = x + w + imcu > (int)r->cinfo.output_width ? (int)r->cinfo.output_width : x + w + imcu;
+        JDIMENSION xoffset = (JDIMENSION)left, width = (JDIMENSION)(right - left);
         jpeg_crop_scanline(&r->cinfo, &xoffset, &width);
         r->x_offset = x - (int)xoffset;
     }
@@ -281,6 +298,8 @@ dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const d
     r->base.height = h;
     r->base.channels = 3;
     r->base.bytes_per_sample = 1;
+    int space = r->cmyk ? DR_SPACE_CMYK : r->cinfo.jpeg_color_space == JCS_GRAYSCALE ? DR_SPACE_GRAY : DR_SPACE_RGB;
+    r->base.color = dr_reader_color_setup(&r->base, info, options, space, 3, r->cinfo.saw_Adobe_marker);
     if (r->cmyk || r->x_offset != 0 || (int)r->cinfo.output_width != w) {
         r->scratch = malloc((size_t)r->cinfo.output_width * (size_t)r->components);
         if (r->scratch == NULL) fail_with((j_common_ptr)&r->cinfo, DR_OUT_OF_MEMORY, "out of memory for a JPEG row");
@@ -317,10 +336,17 @@ dr_status dr_jpeg_read_rows(dr_reader *base, unsigned char *rows, size_t stride,
         if (r->cinfo.output_scanline >= r->cinfo.output_height ||
             jpeg_read_scanlines(&r->cinfo, &row, 1) != 1)
             fail_with((j_common_ptr)&r->cinfo, DR_TRUNCATED, NULL);
-        if (r->cmyk)
-            cmyk_to_rgb(r->scratch + 4 * (size_t)r->x_offset, target, r->base.width, r->cinfo.saw_Adobe_marker);
-        else if (r->scratch != NULL)
+        if (r->cmyk) {
+            const unsigned char *cmyk = r->scratch + 4 * (size_t)r->x_offset;
+            if (r->base.color != NULL)
+                dr_color_converter_cmyk(r->base.color, cmyk, target, (size_t)r->base.width);
+            else
+                cmyk_to_rgb(cmyk, target, r->base.width, r->cinfo.saw_Adobe_marker);
+            continue;
+        }
+        if (r->scratch != NULL)
             memcpy(target, r->scratch + 3 * (size_t)r->x_offset, 3 * (size_t)r->base.width);
+        if (r->base.color != NULL) dr_color_converter_rows(r->base.color, target, (size_t)r->base.width);
     }
     return DR_OK;
 }
@@ -406,6 +432,19 @@ dr_status dr_jpeg_writer_open(int width, int height, const dr_jpeg_write_options
     jpeg_start_compress(&w->cinfo, TRUE);
     if (metadata != NULL) dr_jpeg_write_metadata(&w->cinfo, metadata);
     *out = &w->base;
+    return DR_OK;
+}
+
+dr_status dr_jpeg_writer_set_icc(dr_writer *base, const unsigned char *profile, size_t length,
+                                 char *message, size_t capacity) {
+    jpeg_writer *w = (jpeg_writer *)base;
+    if (w->errors.status != DR_OK) return w->errors.status;
+    rearm(&w->errors, message, capacity);
+    if (setjmp(w->errors.jump)) return w->errors.status;
+    if (w->cinfo.next_scanline != 0)
+        fail_with((j_common_ptr)&w->cinfo, DR_ENCODE_FAILED, "JPEG: the ICC profile must come before the rows");
+    /* Split into APP2 chunks of at most 65519 bytes by libjpeg-turbo. */
+    jpeg_write_icc_profile(&w->cinfo, profile, (unsigned int)length);
     return DR_OK;
 }
 

@@ -22,6 +22,7 @@ typedef struct {
     char *message;
     size_t capacity;
     dr_buffer *out;
+    char *warning;  /* where a dropped iCCP is reported (160 bytes), or NULL */
 } png_context;
 
 /* Maps libpng's error text to a status; libpng has no error codes. */
@@ -45,10 +46,12 @@ static void on_error(png_structp png, png_const_charp text) {
     png_longjmp(png, 1);
 }
 
-/* Warnings (bad ancillary chunks, benign errors) do not stop the decode and are not reported. */
+/* Warnings (bad ancillary chunks, benign errors) do not stop the decode. One is reported: an
+ * ICC profile libpng refused, since the colours then change meaning. */
 static void on_warning(png_structp png, png_const_charp text) {
-    (void)png;
-    (void)text;
+    png_context *ctx = png_get_error_ptr(png);
+    if (ctx != NULL && ctx->warning != NULL && ctx->warning[0] == 0 && strncmp(text, "iCCP", 4) == 0)
+        snprintf(ctx->warning, 160, "ICC profile ignored (libpng: %s); colours taken as sRGB", text);
 }
 
 static void read_bytes(png_structp png, png_bytep into, size_t count) {
@@ -100,6 +103,13 @@ static void describe(png_structp png, png_infop pi, dr_info *info) {
     png_bytep exif = NULL;
     if (png_get_eXIf_1(png, pi, &exif_length, &exif) != 0 && exif != NULL)
         dr_info_store_exif(info, exif, exif_length);
+    png_charp icc_name = NULL;
+    int icc_compression = 0;
+    png_bytep icc = NULL;
+    png_uint_32 icc_length = 0;
+    if (png_get_iCCP(png, pi, &icc_name, &icc_compression, &icc, &icc_length) != 0 && icc != NULL &&
+        !dr_info_store_icc(info, icc, icc_length))
+        png_error(png, "out of memory");
     if (info->metadata != NULL) dr_png_collect_metadata(png, pi, info->metadata);
 }
 
@@ -139,6 +149,7 @@ dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *i
                            char *message, size_t capacity) {
     png_context ctx;
     context_init(&ctx, bytes, length, message, capacity);
+    ctx.warning = info->warning;
     png_structp png = create_reader(&ctx);
     if (png == NULL) return DR_OUT_OF_MEMORY;
     png_infop pi = png_create_info_struct(png);
@@ -172,6 +183,7 @@ typedef struct {
 
 static void png_reader_free(png_reader *r) {
     png_destroy_read_struct(&r->png, &r->info, NULL);
+    dr_color_converter_free(r->base.color);
     free(r->whole);
     free(r->scratch);
     free(r);
@@ -182,6 +194,7 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     png_reader *r = calloc(1, sizeof *r);
     if (r == NULL) return DR_OUT_OF_MEMORY;
     context_init(&r->ctx, bytes, length, message, capacity);
+    r->ctx.warning = r->base.warning;
     r->png = create_reader(&r->ctx);
     if (r->png == NULL) { free(r); return DR_OUT_OF_MEMORY; }
     r->info = png_create_info_struct(r->png);
@@ -216,6 +229,8 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     r->base.height = h;
     r->base.channels = channels;
     r->base.bytes_per_sample = sample_bytes;
+    r->base.color = dr_reader_color_setup(&r->base, info, options,
+                                          info->color_space == DR_SPACE_GRAY ? DR_SPACE_GRAY : DR_SPACE_RGB, channels, 0);
     if (info->interlaced) {
         /* Seven passes over the image: decode it whole, compact, then hand rows out. */
         r->whole = malloc(r->row_bytes * (size_t)info->height);
@@ -245,6 +260,13 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     return DR_OK;
 }
 
+/* Delivered rows from the embedded profile to sRGB, in place, when the reader converts. */
+static void convert_rows(const png_reader *r, unsigned char *rows, size_t stride, int count) {
+    if (r->base.color == NULL) return;
+    for (int i = 0; i < count; i++)
+        dr_color_converter_rows(r->base.color, rows + stride * (size_t)i, (size_t)r->base.width);
+}
+
 dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
                            char *message, size_t capacity) {
     png_reader *r = (png_reader *)base;
@@ -260,6 +282,7 @@ dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, 
     if (r->whole != NULL) {
         for (int i = 0; i < count; i++, r->next_row++)
             memcpy(rows + stride * (size_t)i, r->whole + r->row_bytes * (size_t)r->next_row + offset, copy);
+        convert_rows(r, rows, stride, count);
         return DR_OK;
     }
     if (setjmp(png_jmpbuf(r->png))) return r->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : r->ctx.status;
@@ -283,6 +306,7 @@ dr_status dr_png_read_rows(dr_reader *base, unsigned char *rows, size_t stride, 
     }
     /* The last row: read the rest of the file too, so a bad CRC or a truncated end fails. */
     if (r->next_row == r->file_height) png_read_end(r->png, NULL);
+    convert_rows(r, rows, stride, count);
     return DR_OK;
 }
 
@@ -298,20 +322,21 @@ typedef struct {
     dr_buffer out;
     int width, height;
     int written;
-    int channels;
+    int channels, depth;
     size_t row_bytes;
-    /* Palette candidates: the rows are kept here and the header is written at finish. */
+    int started;  /* png_write_info done: chunks before IDAT (iCCP) can no longer be set */
+    /* Palette candidates: the rows are kept here and the header is decided at finish. */
     int palette;
     dr_buffer kept;
     unsigned char *indices; /* the kept rows as palette indices */
 } png_writer;
 
-static void png_writer_free(png_writer *w) {
-    png_destroy_write_struct(&w->png, &w->info);
-    dr_buffer_free(&w->out);
-    dr_buffer_free(&w->kept);
-    free(w->indices);
-    free(w);
+/* Points a call at its message buffer; the status of an earlier failure, if any. */
+static dr_status enter(png_writer *w, char *message, size_t capacity) {
+    if (w->ctx.status != DR_OK) return w->ctx.status;
+    w->ctx.message = message;
+    w->ctx.capacity = capacity;
+    return DR_OK;
 }
 
 static int color_type(int channels) {
@@ -323,14 +348,27 @@ static int color_type(int channels) {
     }
 }
 
-/* The header and the chunks before the image data. */
-static void write_header(png_writer *w, int type, int depth) {
+static void set_header(png_writer *w, int type, int depth) {
     png_set_IHDR(w->png, w->info, (png_uint_32)w->width, (png_uint_32)w->height, depth, type,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+}
+
+/* Writes the chunks before the image data, once, at the first row. */
+static void start(png_writer *w) {
+    if (w->started) return;
     png_write_info(w->png, w->info);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (depth == 16) png_set_swap(w->png);
+    if (w->depth == 16) png_set_swap(w->png);
 #endif
+    w->started = 1;
+}
+
+static void png_writer_free(png_writer *w) {
+    png_destroy_write_struct(&w->png, &w->info);
+    dr_buffer_free(&w->out);
+    dr_buffer_free(&w->kept);
+    free(w->indices);
+    free(w);
 }
 
 dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *options,
@@ -343,9 +381,9 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
     w->width = width;
     w->height = height;
     w->channels = options->channels < 1 ? 1 : options->channels > 4 ? 4 : options->channels;
-    int depth = options->bit_depth == 16 ? 16 : 8;
-    w->row_bytes = (size_t)width * (size_t)w->channels * (size_t)(depth / 8);
-    w->palette = options->palette && depth == 8 && w->channels >= 3;
+    w->depth = options->bit_depth == 16 ? 16 : 8;
+    w->row_bytes = (size_t)width * (size_t)w->channels * (size_t)(w->depth / 8);
+    w->palette = options->palette && w->depth == 8 && w->channels >= 3;
     w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &w->ctx, on_error, on_warning);
     if (w->png == NULL) { free(w); return DR_OUT_OF_MEMORY; }
     w->info = png_create_info_struct(w->png);
@@ -355,10 +393,12 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
         return status;
     }
     png_set_write_fn(w->png, &w->ctx, write_bytes, flush_bytes);
+    /* A palette candidate is described as RGB(A) until finish knows whether its colours fit
+     * (an ICC profile set meanwhile is checked against a colour image, which a palette is too). */
+    set_header(w, color_type(w->channels), w->depth);
     int level = options->compression;
     png_set_compression_level(w->png, level < 0 ? 0 : level > 9 ? 9 : level);
     if (metadata != NULL) dr_png_set_metadata(w->png, w->info, metadata);
-    if (!w->palette) write_header(w, color_type(w->channels), depth);
     *out = &w->base;
     return DR_OK;
 }
@@ -366,10 +406,9 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
 dr_status dr_png_write_rows(dr_writer *base, const unsigned char *rows, size_t stride, int count,
                             char *message, size_t capacity) {
     png_writer *w = (png_writer *)base;
-    if (w->ctx.status != DR_OK) return w->ctx.status;
-    w->ctx.message = message;
-    w->ctx.capacity = capacity;
+    if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
     if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+    if (!w->palette) start(w);
     for (int i = 0; i < count; i++) {
         const unsigned char *row = rows + stride * (size_t)i;
         if (!w->palette) png_write_row(w->png, (png_const_bytep)row);
@@ -396,13 +435,14 @@ static void write_kept(png_writer *w) {
             colors[i].blue = palette.entries[i][2];
             alphas[i] = palette.entries[i][3];
         }
+        int depth = palette.count <= 2 ? 1 : palette.count <= 4 ? 2 : palette.count <= 16 ? 4 : 8;
+        set_header(w, PNG_COLOR_TYPE_PALETTE, depth);
         png_set_PLTE(w->png, w->info, colors, palette.count);
         if (palette.translucent > 0) png_set_tRNS(w->png, w->info, alphas, palette.translucent, NULL);
-        int depth = palette.count <= 2 ? 1 : palette.count <= 4 ? 2 : palette.count <= 16 ? 4 : 8;
-        write_header(w, PNG_COLOR_TYPE_PALETTE, depth);
+        start(w);
         if (depth < 8) png_set_packing(w->png);
     } else {
-        write_header(w, color_type(w->channels), 8);
+        start(w);
     }
     for (int y = 0; y < w->height; y++) {
         const unsigned char *row = fits ? indices + (size_t)y * (size_t)w->width : w->kept.data + w->row_bytes * (size_t)y;
@@ -413,9 +453,7 @@ static void write_kept(png_writer *w) {
 dr_status dr_png_writer_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
     png_writer *w = (png_writer *)base;
     memset(out, 0, sizeof *out);
-    if (w->ctx.status != DR_OK) return w->ctx.status;
-    w->ctx.message = message;
-    w->ctx.capacity = capacity;
+    if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
     if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
     if (w->written != w->height) {
         dr_set_message(message, capacity, "PNG: %d of %d rows were written", w->written, w->height);
@@ -423,9 +461,30 @@ dr_status dr_png_writer_finish(dr_writer *base, dr_buffer *out, char *message, s
         return DR_ENCODE_FAILED;
     }
     if (w->palette) write_kept(w);
+    start(w);
     png_write_end(w->png, NULL);
     *out = w->out;
     memset(&w->out, 0, sizeof w->out);
+    return DR_OK;
+}
+
+dr_status dr_png_writer_set_icc(dr_writer *base, const unsigned char *profile, size_t length,
+                                char *message, size_t capacity) {
+    png_writer *w = (png_writer *)base;
+    if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
+    if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+    if (w->started) {
+        dr_set_message(message, capacity, "PNG: the ICC profile must come before the rows");
+        return DR_ENCODE_FAILED;
+    }
+    /* libpng checks the profile against the image (an RGB profile for RGB data, a sane header);
+     * a refusal is a warning, not an error, and leaves the file untagged. */
+    png_set_benign_errors(w->png, 1);
+    png_set_iCCP(w->png, w->info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, profile, (png_uint_32)length);
+    if (png_get_valid(w->png, w->info, PNG_INFO_iCCP) == 0) {
+        dr_set_message(message, capacity, "libpng refused the ICC profile for this image");
+        return DR_UNSUPPORTED;
+    }
     return DR_OK;
 }
 

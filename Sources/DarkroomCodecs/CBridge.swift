@@ -45,12 +45,14 @@ enum CBridge {
             defer { info.exif = nil }
             do throws(CodecError) { return .success(try body(&info)) } catch { return .failure(error) }
         }
+        defer { dr_info_free(&info) }
         let value = try result.get()
         let tiff = Array(exif.prefix(info.exif_length))
-        return (value, imageInfo(info, orientation: ExifOrientation.parse(tiff)))
+        let icc = info.icc.map { ICCProfile(Array(UnsafeBufferPointer(start: $0, count: info.icc_length))) }
+        return (value, imageInfo(info, orientation: ExifOrientation.parse(tiff), icc: icc))
     }
 
-    static func imageInfo(_ info: dr_info, orientation: Int) -> ImageInfo {
+    static func imageInfo(_ info: dr_info, orientation: Int, icc: ICCProfile?) -> ImageInfo {
         let space: String
         switch dr_color_space(UInt32(info.color_space)) {
         case DR_SPACE_GRAY: space = "gray"
@@ -65,7 +67,7 @@ enum CBridge {
             width: Int(info.width), height: Int(info.height),
             bitDepth: Int(info.bit_depth), channels: Int(info.channels),
             colorSpace: space, hasAlpha: info.has_alpha != 0, orientation: orientation,
-            interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0,
+            interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0, icc: icc,
             warning: warningText(info))
     }
 

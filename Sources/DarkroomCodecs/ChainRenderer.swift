@@ -22,35 +22,53 @@ public enum ChainRenderer {
         public var warning: String?
         /// Metadata that could not be carried into the output (an unreadable EXIF block, say).
         public var metadataWarnings: [String]
+        /// The EXIF orientation that was undone (1: the pixels are as stored).
+        public var orientationApplied: Int
+        /// The profile the pixels were converted from to sRGB; nil when they were not.
+        public var colorConvertedFrom: String?
     }
 
     /// How one output will be rendered, fixed before any pixel is decoded.
     public struct Plan: Sendable {
         /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
         public var shrink: Int
-        /// The size the decoder delivers before any crop-on-load.
+        /// The size the decoder delivers before any crop-on-load (as stored: not turned).
         public var decodedSize: Size
+        /// `decodedSize` turned upright: the size the chain starts from.
+        public var uprightSize: Size
+        /// How the decoded image is turned upright before the chain.
+        public var orientation: Orientation
         /// The chain re-planned for the shrunk source (the same output size).
         public var chain: CompiledChain
         public var pipeline: Pipeline
+        public var color: ColorPlan
         /// What the output holds (alpha, grey, the source's depth and palette): the encoder's layout.
         public var outputTraits: OutputTraits
     }
 
     /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
-    public static func plan(_ chain: CompiledChain, header: ImageInfo, bandHeight: Int = 32) -> Plan {
-        let full = Size(width: header.width, height: header.height)
+    ///
+    /// With `autoOrient`, the image is turned upright first (its EXIF orientation) and the
+    /// chain's sizes, crops and percentages refer to the upright image. Shrink-on-load is
+    /// chosen on the upright size and done by the decoder on the stored image (a DCT shrink
+    /// does not care which way up it is).
+    public static func plan(_ chain: CompiledChain, header: ImageInfo, bandHeight: Int = 32, autoOrient: Bool = true,
+                            color: ColorOptions = ColorOptions()) -> Plan {
+        let orientation = autoOrient ? Orientation(exif: header.orientation) : .up
+        let full = orientation.uprightSize(Size(width: header.width, height: header.height))
         let shrink = header.format == .jpeg ? chain.sourceShrinkFactor(for: full) : 1
         // libjpeg's 1/k output is ceil(side / k).
-        let decoded = Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
+        let upright = Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
+        let decoded = orientation.uprightSize(upright)
         let traits = Pipeline.SourceTraits(size: decoded, isOpaque: header.format == .jpeg || !header.hasAlpha,
                                            isEightBit: header.format == .jpeg || header.bitDepth <= 8,
-                                           isGrey: header.colorSpace == "gray")
-        let shrunk = chain.forShrunkSource(original: full, shrunk: decoded)
+                                           orientation: orientation, isGrey: header.colorSpace == "gray")
+        let shrunk = chain.forShrunkSource(original: full, shrunk: upright)
         let pipeline = Pipeline(chain: shrunk, source: traits, bandHeight: bandHeight)
         let output = OutputTraits(alpha: pipeline.outputMayHaveAlpha, grey: pipeline.outputIsGrey,
                                   sixteenBitSource: !traits.isEightBit, paletteSource: header.colorSpace == "palette")
-        return Plan(shrink: shrink, decodedSize: decoded, chain: shrunk, pipeline: pipeline, outputTraits: output)
+        return Plan(shrink: shrink, decodedSize: decoded, uprightSize: upright, orientation: orientation, chain: shrunk,
+                    pipeline: pipeline, color: ColorPlan(header: header, options: color), outputTraits: output)
     }
 
     /// Renders `chain` on `input` and encodes the result; nothing is written anywhere.
@@ -72,11 +90,20 @@ public enum ChainRenderer {
             throw CodecError(code: .tooLarge, message: "\(names.joined(separator: ", ")) would make a \(size) image, "
                 + "more than limits.max_pixels (\(limits.maxPixels))")
         }
+        let color = plan.color
         let decoder = try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: shrink,
-                                                                     crop: pipeline.sourceCrop, deadline: deadline))
+                                                                     crop: pipeline.sourceCrop, deadline: deadline,
+                                                                     convertToSRGB: color.convertToSRGB ? color.intent : nil))
         guard decoder.size == pipeline.sourceSize else {
             throw CodecError(code: .corrupt, message: "the decoder delivers \(decoder.size), the header promised \(pipeline.sourceSize)")
         }
+        var options = options
+        if options.icc == nil { options.icc = color.outputProfile }
+        // A grey output cannot carry an RGB profile: the sRGB tag becomes its grey counterpart.
+        if plan.outputTraits.grey, options.icc == ICCProfile.sRGB { options.icc = ICCProfile.sRGBGrey }
+        // The EXIF (and XMP) says what was done to the pixels: turned upright, converted to sRGB.
+        options.orientationApplied = options.orientationApplied || plan.orientation != .up
+        options.convertedToSRGB = options.convertedToSRGB || decoder.convertsColor
         var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: plan.outputTraits)
         let stats: RenderStats
         do {
@@ -90,6 +117,8 @@ public enum ChainRenderer {
         }
         let bytes = try encoder.finish()
         return Output(bytes: bytes, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
-                      cropOnLoad: pipeline.sourceCrop, warning: decoder.warning, metadataWarnings: encoder.metadataWarnings)
+                      cropOnLoad: pipeline.sourceCrop, warning: decoder.warning ?? color.warning ?? encoder.warning,
+                      metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
+                      colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil)
     }
 }

@@ -23,9 +23,11 @@ public struct EncodeOptions: Sendable, Equatable {
     public var orientationApplied: Bool = false
     /// The pixels were converted to sRGB from another profile: EXIF ColorSpace becomes 1.
     public var convertedToSRGB: Bool = false
+    /// An ICC profile to embed (JPEG APP2, PNG iCCP); nil writes an untagged file.
+    public var icc: [UInt8]?
 
     public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false, chroma: Chroma = .auto,
-                optimizeCoding: Bool = true, bitDepth: Int? = nil, compression: Int = 6) {
+                optimizeCoding: Bool = true, bitDepth: Int? = nil, compression: Int = 6, icc: [UInt8]? = nil) {
         self.format = format
         self.quality = quality
         self.progressive = progressive
@@ -33,6 +35,7 @@ public struct EncodeOptions: Sendable, Equatable {
         self.optimizeCoding = optimizeCoding
         self.bitDepth = bitDepth
         self.compression = compression
+        self.icc = icc
     }
 
     /// JPEG chroma (colour difference) sampling.

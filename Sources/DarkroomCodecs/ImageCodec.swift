@@ -5,8 +5,8 @@ import DarkroomCore
 /// small tools). Jobs stream instead, through ``ImageDecoder``, a ``Pipeline`` and
 /// ``ImageEncoder`` (see ``ChainRenderer``).
 ///
-/// Decoding applies no colour management: samples are taken as sRGB-encoded values, and an ICC
-/// profile is only reported. 16-bit PNG keeps its precision in the float image.
+/// Decoding applies no colour management unless asked (`convertToSRGB`): samples are taken as
+/// they are stored. 16-bit PNG keeps its precision in the float image.
 public enum ImageCodec {
     /// Header only; checks nothing against limits.
     public static func readInfo(_ bytes: [UInt8]) throws(CodecError) -> ImageInfo {
@@ -21,11 +21,15 @@ public enum ImageCodec {
 
     /// Decodes the whole image. Checks `bytes.count` against `maxFileBytes` and width×height
     /// (as declared in the header) against `maxPixels` before decoding pixels.
-    /// - Parameter jpegShrink: 1, 2, 4 or 8 — JPEG shrink-on-load (ignored for PNG).
+    /// - Parameters:
+    ///   - jpegShrink: 1, 2, 4 or 8 — JPEG shrink-on-load (ignored for PNG).
+    ///   - convertToSRGB: convert from the embedded ICC profile to sRGB with this intent; nil
+    ///     reads the samples as stored.
     public static func decode(
-        _ bytes: [UInt8], limits: DecodeLimits = .init(), jpegShrink: Int = 1
+        _ bytes: [UInt8], limits: DecodeLimits = .init(), jpegShrink: Int = 1, convertToSRGB: ColorOptions.Intent? = nil
     ) throws(CodecError) -> (image: Image, info: ImageInfo) {
-        let decoder = try ImageDecoder(bytes, options: DecodeOptions(limits: limits, jpegShrink: jpegShrink))
+        let decoder = try ImageDecoder(bytes, options: DecodeOptions(limits: limits, jpegShrink: jpegShrink,
+                                                                     convertToSRGB: convertToSRGB))
         var failure: CodecError?
         let image = Image(width: decoder.size.width, height: decoder.size.height) { buffer in
             guard decoder.size.area > 0 else { return }

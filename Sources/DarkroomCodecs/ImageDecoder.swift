@@ -12,14 +12,18 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Progressive JPEG: refuse more scans than this (libvips refuses a few hundred).
     public var maxScans: Int
     public var deadline: Deadline?
+    /// Convert rows from the embedded ICC profile to sRGB with this intent; nil delivers samples
+    /// as stored (a CMYK JPEG is then converted naively).
+    public var convertToSRGB: ColorOptions.Intent?
 
     public init(limits: DecodeLimits = .init(), jpegShrink: Int = 1, crop: Rect? = nil, maxScans: Int = 500,
-                deadline: Deadline? = nil) {
+                deadline: Deadline? = nil, convertToSRGB: ColorOptions.Intent? = nil) {
         self.limits = limits
         self.jpegShrink = jpegShrink
         self.crop = crop
         self.maxScans = maxScans
         self.deadline = deadline
+        self.convertToSRGB = convertToSRGB
     }
 
     /// The shrink factor libjpeg will use: 1, 2, 4 or 8.
@@ -58,6 +62,10 @@ public final class ImageDecoder: CompactRowSource {
         c.max_pixels = UInt64(max(options.limits.maxPixels, 0))
         c.max_scans = Int32(clamping: options.maxScans)
         c.deadline_ns = options.deadline?.nanoseconds ?? 0
+        if let intent = options.convertToSRGB {
+            c.convert_to_srgb = 1
+            c.intent = Int32(intent == .relative ? DR_INTENT_RELATIVE : DR_INTENT_PERCEPTUAL)
+        }
         var reader: OpaquePointer?
         (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
             try data.withUnsafeBufferPointer { (input) throws(CodecError) in
@@ -78,6 +86,13 @@ public final class ImageDecoder: CompactRowSource {
     deinit {
         dr_reader_close(reader)
     }
+
+    /// The embedded ICC profile, if any.
+    public var iccProfile: [UInt8]? { info.icc?.bytes }
+
+    /// Whether rows are converted from the embedded profile to sRGB (false: no profile, an
+    /// sRGB one, an unusable one, or no conversion asked for).
+    public var convertsColor: Bool { dr_reader_converts_color(reader) != 0 }
 
     /// A problem the decoder forgave while reading rows, if any.
     public var warning: String? {

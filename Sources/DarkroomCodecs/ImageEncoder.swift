@@ -82,7 +82,20 @@ public struct ImageEncoder: StripSink {
             }
         }
         writer = WriterHandle(pointer!)
+        if let icc = options.icc, !icc.isEmpty {
+            let handle = writer.pointer
+            do throws(CodecError) {
+                try icc.withUnsafeBufferPointer { (profile) throws(CodecError) in
+                    try CBridge.call { dr_writer_set_icc(handle, profile.baseAddress, profile.count, $0, $1) }
+                }
+            } catch where error.code == .unsupported {
+                warning = "ICC profile not embedded: \(error.message)"
+            }
+        }
     }
+
+    /// A problem that did not stop the encoding (a profile the format refused), if any.
+    public private(set) var warning: String?
 
     public mutating func write(_ strip: [UInt8], rows: Range<Int>) throws {
         let rowBytes = size.width * quantiser.layout.bytesPerPixel, handle = writer.pointer

@@ -16,16 +16,19 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var orientation: Int
     /// PNG Adam7 interlacing, or a progressive JPEG.
     public var interlaced: Bool
-    /// Whether an ICC profile is embedded (it is not applied).
+    /// Whether an ICC profile is embedded.
     public var hasICCProfile: Bool
+    /// The embedded ICC profile, when it could be extracted.
+    public var icc: ICCProfile?
     /// A problem the decoder forgave (stray bytes between JPEG segments, say); nil when none.
     public var warning: String?
 
     public init(
         format: ImageFormat, width: Int, height: Int, bitDepth: Int, channels: Int,
         colorSpace: String, hasAlpha: Bool, orientation: Int = 1, interlaced: Bool = false,
-        hasICCProfile: Bool = false, warning: String? = nil
+        hasICCProfile: Bool = false, icc: ICCProfile? = nil, warning: String? = nil
     ) {
+        self.icc = icc
         self.warning = warning
         self.format = format
         self.width = width

@@ -31,6 +31,15 @@ struct ProcessCommand: ParsableCommand {
     @Flag(help: "Write progressive JPEG.")
     var progressive = false
 
+    @Flag(help: "Keep the pixels as stored, not turned upright by the EXIF orientation.")
+    var noAutoOrient = false
+
+    @Option(help: "srgb: convert from the embedded ICC profile to sRGB; keep: leave the pixels, embed the input's profile.")
+    var color: OutputColor.Target = .srgb
+
+    @Option(help: "ICC rendering intent: perceptual or relative.")
+    var intent: OutputColor.Intent = .perceptual
+
     @Option(help: "EXIF, XMP and IPTC carried over: keep, strip or copyright (only who made and owns the picture).")
     var metadata: OutputEncoding.Metadata = .keep
 
@@ -64,7 +73,9 @@ struct ProcessCommand: ParsableCommand {
         let outputs = try inputs.map { input in
             let target = try outputTemplate(for: input)
             return OutputConfig(pathTemplate: target.path, format: target.format, quality: quality,
-                                progressive: progressive, encoding: OutputEncoding(metadata: metadata), chain: spec)
+                                progressive: progressive,
+                                color: OutputColor(autoOrient: !noAutoOrient, target: color, intent: intent),
+                                encoding: OutputEncoding(metadata: metadata), chain: spec)
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
         // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
@@ -119,4 +130,6 @@ struct ProcessCommand: ParsableCommand {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension OutputColor.Target: ExpressibleByArgument {}
+extension OutputColor.Intent: ExpressibleByArgument {}
 extension OutputEncoding.Metadata: ExpressibleByArgument {}

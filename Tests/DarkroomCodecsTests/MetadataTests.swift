@@ -51,13 +51,13 @@ final class MetadataTests: XCTestCase {
             .filter { !$0.hasPrefix("XMP-x:") }.sorted()
     }
 
+    /// With `upright` (auto_orient, the default) the orientation-6 input is turned upright.
     private func output(_ input: [UInt8], _ chain: String = "", format: ImageFormat, policy: MetadataPolicy = .keep,
                         upright: Bool = false) throws -> ChainRenderer.Output {
         var options = EncodeOptions(format: format)
         options.metadata = ImageMetadata.read(from: input)
         options.metadataPolicy = policy
-        options.orientationApplied = upright
-        return try render(input, chain, options: options)
+        return try render(input, chain, options: options, autoOrient: upright)
     }
 
     func testKeepCarriesEXIFXMPAndIPTCIntoJPEGAndPNG() throws {

@@ -32,13 +32,14 @@ final class JobReportTests: XCTestCase {
 
         let input = try XCTUnwrap(json["input"] as? [String: Any])
         XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "bit_depth",
-                                         "orientation", "shrink_on_load", "warning"])
+                                         "orientation", "shrink_on_load", "warning", "icc"])
         XCTAssertEqual(input["color_space"] as? String, "srgb")
         XCTAssertEqual(input["orientation"] as? Int, 6)
 
         let output = try XCTUnwrap((json["outputs"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "nodes",
-                                          "peak_pixel_bytes", "shrink_on_load", "conflict"])
+                                          "peak_pixel_bytes", "shrink_on_load", "conflict", "orientation_applied",
+                                          "color_converted_from"])
         XCTAssertTrue(output["conflict"] is NSNull, "no conflict is null, not a missing key")
         XCTAssertEqual(output["seed"] as? Int, 42)
         let step = try XCTUnwrap((output["chain"] as? [[String: Any]])?.first)

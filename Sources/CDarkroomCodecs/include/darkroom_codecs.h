@@ -59,11 +59,18 @@ typedef struct {
     unsigned char *exif;
     size_t exif_capacity;
     size_t exif_length;
+    /* The embedded ICC profile (JPEG APP2 chunks joined, or PNG iCCP inflated), malloc'd by the
+     * shim when the file has one; the caller releases it with dr_info_free. */
+    unsigned char *icc;
+    size_t icc_length;
     /* When not NULL, the EXIF, XMP and IPTC blocks are copied there whole (JPEG APP1/APP13;
      * PNG eXIf, iTXt XMP and ImageMagick's "Raw profile type" text); free with dr_metadata_free. */
     struct dr_metadata *metadata;
     char warning[160];
 } dr_info;
+
+/* Frees what a dr_info owns (its ICC profile). */
+void dr_info_free(dr_info *info);
 
 /* A growable output byte buffer. Release with dr_buffer_free. */
 typedef struct {
@@ -86,7 +93,15 @@ typedef struct {
     int max_scans;
     /* CLOCK_MONOTONIC nanoseconds after which decoding stops with DR_CANCELLED (0: never). */
     uint64_t deadline_ns;
+    /* Convert rows from the embedded ICC profile to sRGB (DR_INTENT_*); a CMYK JPEG is always
+     * converted (through its profile when it has a usable one, naively otherwise). An unusable
+     * profile leaves the samples as they are, with a warning (dr_reader_warning). */
+    int convert_to_srgb;
+    int intent;
 } dr_read_options;
+
+/* Rendering intents (the lcms ones darkroom offers). */
+enum { DR_INTENT_PERCEPTUAL = 0, DR_INTENT_RELATIVE = 1 };
 
 /* libvips refuses JPEGs with more scans than a few hundred; real encoders write at most ~20. */
 #define DR_DEFAULT_MAX_SCANS 500
@@ -120,6 +135,10 @@ dr_status dr_reader_read_rows(dr_reader *reader, const unsigned char *bytes, siz
 
 /* The first problem the decoder forgave while reading rows (empty when none). */
 const char *dr_reader_warning(const dr_reader *reader);
+
+/* Whether rows are converted from the embedded profile to sRGB (1) or delivered as stored (0:
+ * no profile, an sRGB-equivalent one, an unusable one, or no conversion asked for). */
+int dr_reader_converts_color(const dr_reader *reader);
 
 void dr_reader_close(dr_reader *reader);
 
@@ -183,6 +202,10 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
                              const dr_metadata *metadata, dr_writer **writer,
                              char *message, size_t message_capacity);
 
+/* Embeds an ICC profile (JPEG APP2 ICC_PROFILE chunks, PNG iCCP); call before the first row. */
+dr_status dr_writer_set_icc(dr_writer *writer, const unsigned char *profile, size_t length,
+                            char *message, size_t message_capacity);
+
 /* Encodes the next `count` rows, `stride` bytes apart. */
 dr_status dr_writer_write_rows(dr_writer *writer, const unsigned char *rows, size_t stride,
                                int count, char *message, size_t message_capacity);
@@ -208,6 +231,25 @@ void dr_quantise_grey(const float *pixels, size_t count, int over_white, unsigne
 /* `count` pixels of 8-bit RGB to float RGBA in 0…1, alpha 1 (an opaque image needs no
  * premultiplying). */
 void dr_expand_rgb8(const unsigned char *rgb, size_t count, float *pixels);
+
+/* What an ICC profile is, as Little CMS reads it. */
+typedef struct {
+    int usable;            /* lcms reads it and can convert from it to sRGB */
+    int color_space;       /* dr_color_space of the data it describes (0: none darkroom reads) */
+    int is_srgb;           /* sRGB in all but its bytes: no sample of a test grid moves by more
+                            * than one 8-bit level through it; such images are not converted */
+    char description[128]; /* its 'desc' tag (may be empty) */
+    char problem[160];     /* why it is unusable */
+} dr_icc_summary;
+
+void dr_icc_inspect(const unsigned char *profile, size_t length, int intent, dr_icc_summary *summary);
+
+/* The compact sRGB profile (Little CMS's, ICC v4, under 600 bytes) outputs are tagged with;
+ * made once, never freed. */
+const unsigned char *dr_icc_srgb(size_t *length);
+
+/* A grey profile with the sRGB tone curve, for one-channel outputs of sRGB pixels; made once. */
+const unsigned char *dr_icc_srgb_grey(size_t *length);
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock of dr_read_options.deadline_ns. */
 uint64_t dr_monotonic_ns(void);

@@ -1,7 +1,7 @@
 import DarkroomCore
 
 extension ConfigDecoder {
-    static let outputKeys = ["path", "format", "quality", "progressive", "chain"] + outputEncodingKeys
+    static let outputKeys = ["path", "format", "quality", "progressive", "chain"] + outputColorKeys + outputEncodingKeys
 
     /// Nil when the output has no usable path or format.
     func decodeOutput(_ node: YAMLNode, path: String) -> (config: OutputConfig, mark: SourceMark)? {
@@ -17,11 +17,12 @@ extension ConfigDecoder {
             error(node.mark, f.path("quality"), "quality applies to jpeg only; remove it or write format: jpeg")
         }
         let progressive = optional(f, "progressive", default: false) { boolean($0, $1) }
+        let color = decodeOutputColor(f)
         let encoding = decodeEncoding(f, format: format)
         let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([])
         guard let template, let format else { return nil }
-        return (OutputConfig(pathTemplate: template, format: format, quality: quality,
-                             progressive: progressive, encoding: encoding, chain: chain), f.mark("path"))
+        return (OutputConfig(pathTemplate: template, format: format, quality: quality, progressive: progressive,
+                             color: color, encoding: encoding, chain: chain), f.mark("path"))
     }
 
     /// Unknown placeholders and a template that would make every input overwrite one file.

@@ -10,13 +10,17 @@ public struct OutputConfig: Sendable, Equatable {
     public var quality: Int
     /// Progressive JPEG (interlaced PNG); default false.
     public var progressive: Bool
+    /// Orientation and colour handling: `auto_orient`, `color`, `intent`.
+    public var color: OutputColor
     /// Chroma, bit depth, compression and metadata.
     public var encoding: OutputEncoding
     /// The filters, applied in order. Empty means the input is re-encoded as it is.
     public var chain: ChainSpec
 
     public init(pathTemplate: String, format: OutputFormat, quality: Int = 90,
-                progressive: Bool = false, encoding: OutputEncoding = .init(), chain: ChainSpec) {
+                progressive: Bool = false, color: OutputColor = OutputColor(), encoding: OutputEncoding = .init(),
+                chain: ChainSpec) {
+        self.color = color
         self.pathTemplate = pathTemplate
         self.format = format
         self.quality = quality

@@ -11,13 +11,17 @@ public struct Pipeline: Sendable {
         public var size: Size
         public var isOpaque: Bool
         public var isEightBit: Bool
+        /// How the decoded image is turned upright before the chain (whose sizes, crops and
+        /// percentages all refer to the upright image).
+        public var orientation: Orientation
         /// Every pixel has R = G = B (a grey or grey+alpha file, decoded as RGB).
         public var isGrey: Bool
 
-        public init(size: Size, isOpaque: Bool, isEightBit: Bool, isGrey: Bool = false) {
+        public init(size: Size, isOpaque: Bool, isEightBit: Bool, orientation: Orientation = .up, isGrey: Bool = false) {
             self.size = size
             self.isOpaque = isOpaque
             self.isEightBit = isEightBit
+            self.orientation = orientation
             self.isGrey = isGrey
         }
     }
@@ -36,6 +40,9 @@ public struct Pipeline: Sendable {
     }
 
     let nodes: [Node]
+    /// See ``rgb8Reader(_:_:)``: the render keeps the source's bands as 8-bit RGB when the
+    /// decoder can deliver them so.
+    let rgb8Reader: Int?
     /// The part of the decoded image the source delivers (crop-on-load), or nil for all of it.
     public let sourceCrop: Rect?
     public let traits: SourceTraits
@@ -90,13 +97,20 @@ public struct Pipeline: Sendable {
         var stages = chain.stages[...]
         var crop: Rect?
         var sourceNames = ["decode"]
+        let orientation = source.orientation
         if cropOnLoad, case .region(let name, let filter as CropFilter)? = stages.first, source.size.area > 0 {
-            crop = filter.rect(in: source.size)
+            // The crop is given on the upright image; the decoder crops the stored one.
+            let upright = orientation.uprightSize(source.size)
+            crop = orientation.storedRect(filter.rect(in: upright), stored: source.size)
             sourceNames.append(name)
             stages = stages.dropFirst()
         }
         sourceCrop = crop
         var nodes = [Node(producer: .source, size: crop?.size ?? source.size, names: sourceNames)]
+        if orientation != .up {
+            nodes.append(Self.node(for: OrientationKernel(orientation: orientation, inputSize: nodes[0].size), inputs: [0],
+                                   label: "auto_orient", nodes: nodes, bandHeight: bandHeight, source: source))
+        }
         for stage in stages {
             switch stage {
             case .color(let names, let operations):
@@ -122,6 +136,29 @@ public struct Pipeline: Sendable {
             }
         }
         self.nodes = nodes
+        rgb8Reader = Self.rgb8Reader(nodes, source)
+    }
+
+    /// The nodes that read node `n`'s output.
+    static func readers(of n: Int, in nodes: [Node]) -> [Int] {
+        nodes.indices.filter { c in
+            switch nodes[c].producer {
+            case .source: false
+            case .kernel(_, let inputs): inputs.contains(n)
+            case .randomAccess(_, let input, _): input == n
+            }
+        }
+    }
+
+    /// The node that reads the source's 8-bit RGB rows directly, if any: the source is opaque
+    /// and 8-bit, has no colour program, and feeds only that node, an ``RGB8InputKernel``.
+    private static func rgb8Reader(_ nodes: [Node], _ source: SourceTraits) -> Int? {
+        guard source.isOpaque, source.isEightBit, nodes[0].color == nil else { return nil }
+        let readers = Self.readers(of: 0, in: nodes)
+        guard readers.count == 1, let n = readers.first,
+              case .kernel(let kernel as any RGB8InputKernel, let inputs) = nodes[n].producer,
+              inputs == [0], kernel.acceptsRGB8Input else { return nil }
+        return n
     }
 
     /// A streaming node, or a random-access one when strips would read too many input rows.

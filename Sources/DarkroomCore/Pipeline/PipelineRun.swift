@@ -34,6 +34,9 @@ final class PipelineRun: @unchecked Sendable {
     private let stores: [CompactImage?]
     /// See ``directStore(_:_:_:)``; the decoder then reads ahead for nobody else.
     private let directStore: Int?
+    /// The node reading the source's bands as 8-bit RGB (``Pipeline/rgb8Reader``), when the
+    /// source can deliver them: the source's bands then hold `width × 3` bytes a row.
+    private let rgb8Reader: Int?
 
     // Guarded by `condition`.
     private var states: [[BandState]]
@@ -93,6 +96,8 @@ final class PipelineRun: @unchecked Sendable {
         self.uses = uses
         self.stores = stores
         directStore = Self.directStore(pipeline, stores, source)
+        rgb8Reader = source is any CompactRowSource && source.isOpaque && source.isEightBit && pads[0] == 0
+            ? pipeline.rgb8Reader : nil
         for store in stores { if let store { memory.allocated(store.size.area * store.pixelBytes) } }
         states = counts.map { [BandState](repeating: .pending, count: $0) }
         nanoseconds = [UInt64](repeating: 0, count: nodes.count)
@@ -134,7 +139,13 @@ final class PipelineRun: @unchecked Sendable {
 
     var bandCountOfOutput: Int { states[states.count - 1].count }
 
-    private func bandPixels(_ n: Int) -> Int { bandHeight * strides[n] }
+    private func bandPixels(_ n: Int) -> Int {
+        guard n == 0, rgb8Reader != nil else { return bandHeight * strides[n] }
+        // Bytes, in whole pixels, with the 2 bytes past the last row the 8-bit kernels may read.
+        return (bandHeight * rgb8RowBytes + 2 + MemoryLayout<Pixel>.stride - 1) / MemoryLayout<Pixel>.stride
+    }
+
+    private var rgb8RowBytes: Int { pipeline.nodes[0].size.width * 3 }
 
     // MARK: Bands
 
@@ -242,12 +253,18 @@ final class PipelineRun: @unchecked Sendable {
             let pixels = memory.pixels(bandPixels(0))
             let start = Deadline.now()
             do {
-                try source.readRows(count: rect.height, into: pixels + pad, stride: stride)
+                if rgb8Reader != nil {
+                    try (source as! any CompactRowSource).readRGB8Rows(
+                        count: rect.height, into: UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
+                        rowBytes: rgb8RowBytes)
+                } else {
+                    try source.readRows(count: rect.height, into: pixels + pad, stride: stride)
+                    finish(0, pixels, rows: rect.height)
+                }
             } catch {
                 memory.release(pixels, count: bandPixels(0))
                 throw error
             }
-            finish(0, pixels, rows: rect.height)
             let spent = Deadline.now() - start
             condition.lock()
             nanoseconds[0] += spent
@@ -271,6 +288,28 @@ final class PipelineRun: @unchecked Sendable {
         switch node.producer {
         case .source:
             preconditionFailure("the source is decoded, not computed")
+        case .kernel(let kernel as any RGB8InputKernel, _) where n == rgb8Reader:
+            let region = kernel.inputRegions(for: rect)[0]
+            let bands = Self.touched(pipeline.nodes[0].size, region, .clamp, bandHeight)
+            precondition(!region.isEmpty && region.intersection(Rect(size: pipeline.nodes[0].size)) == region,
+                         "an 8-bit RGB reader reads outside its input")
+            var bases = [UnsafeMutableRawPointer]()
+            defer { if let bands { for k in bands.prefix(bases.count) { release(0, k) } } }
+            if let bands { for k in bands { bases.append(UnsafeMutableRawPointer(try acquire(0, k))) } }
+            let rows = (region.y..<region.maxY).map { y -> UnsafePointer<UInt8> in
+                let k = y / bandHeight
+                let base = bases[k - bands!.lowerBound].assumingMemoryBound(to: UInt8.self)
+                return UnsafePointer(base + (y - k * bandHeight) * rgb8RowBytes + 3 * region.x)
+            }
+            let pixels = memory.pixels(bandPixels(n))
+            let start = Deadline.now()
+            rows.withUnsafeBufferPointer { rows in
+                kernel.render(rgb8: RGB8RegionView(rect: region, rows: rows.baseAddress!),
+                              into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+            }
+            finish(n, pixels, rows: rect.height)
+            account(n, since: start)
+            return pixels
         case .kernel(let kernel, let inputs):
             let regions = kernel.inputRegions(for: rect)
             var leases = [Lease]()
@@ -323,13 +362,7 @@ final class PipelineRun: @unchecked Sendable {
     /// decoder produces, so the rows never pass through float.
     private static func directStore(_ pipeline: Pipeline, _ stores: [CompactImage?], _ source: any RowSource) -> Int? {
         guard source is any CompactRowSource, pipeline.nodes[0].color == nil else { return nil }
-        let readers = pipeline.nodes.indices.filter { c in
-            switch pipeline.nodes[c].producer {
-            case .source: false
-            case .kernel(_, let inputs): inputs.contains(0)
-            case .randomAccess(_, let input, _): input == 0
-            }
-        }
+        let readers = Pipeline.readers(of: 0, in: pipeline.nodes)
         guard readers.count == 1, let n = readers.first, stores[n]?.layout == .rgb8 else { return nil }
         return n
     }

@@ -35,9 +35,12 @@ public struct AxisWeights: Sendable {
         }
         let stretch = max(scale, 1)
         let support = kernel.support * stretch
-        // Rounded up to a multiple of four (the extra weights are zero): the horizontal pass
-        // then loads weights four at a time.
-        let needed = Int((support * 2).rounded(.up)) + 1
+        // The footprint [centre − support, centre + support] holds at most ⌊2·support⌋ + 1
+        // whole source indices (one more than that was a quarter of the horizontal pass's work
+        // at 1/1.9 with lanczos3: 16 taps where 12 hold every non-zero weight). Rounded up to a
+        // multiple of four (the extra weights are zero): the horizontal pass then loads weights
+        // four at a time.
+        let needed = Int((support * 2).rounded(.down)) + 1
         let taps = min((needed + 3) / 4 * 4, sourceLength)
         var start = [Int](repeating: 0, count: outputLength)
         var weights = [Float](repeating: 0, count: outputLength * taps)
@@ -74,6 +77,30 @@ public struct AxisWeights: Sendable {
         self.taps = taps
         self.start = start
         self.weights = weights
+    }
+
+    /// The weights in signed fixed point with `bits` fraction bits, `evenTaps` per output index
+    /// (a zero appended when `taps` is odd), each index's summing to exactly `1 << bits` so that
+    /// flat areas stay exactly flat; nil when a weight does not fit 16 bits.
+    public func fixedPoint(bits: Int) -> (evenTaps: Int, weights: [Int16])? {
+        let one = 1 << bits, even = (taps + 1) / 2 * 2
+        var fixed = [Int16](repeating: 0, count: start.count * even)
+        for o in start.indices {
+            var total = 0, largest = 0
+            for t in 0..<taps {
+                let w = Double(weights[o * taps + t]) * Double(one)
+                guard abs(w) < Double(Int16.max) - 1 else { return nil }
+                let q = Int(w.rounded())
+                fixed[o * even + t] = Int16(q)
+                total += q
+                if abs(q) > abs(Int(fixed[o * even + largest])) { largest = t }
+            }
+            // The rounding error goes to the largest weight, where it matters least.
+            let corrected = Int(fixed[o * even + largest]) + one - total
+            guard let value = Int16(exactly: corrected) else { return nil }
+            fixed[o * even + largest] = value
+        }
+        return (even, fixed)
     }
 
     /// Source indices read by output indices `range`, for region requests.

@@ -49,10 +49,11 @@ struct JobPlan: Sendable {
                 throw ReportError(code: "chain_failed", message: "\(RawName.display(path)): \(error.message)")
             }
             let chain = ChainCompiler.compile(filters)
-            let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight)
+            let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight,
+                                               autoOrient: output.color.autoOrient, color: ColorOptions(output.color))
             // Named by the filters as the config writes them (the pipeline's nodes would say
             // "resize (down)"); the renderer checks its nodes again.
-            let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.decodedSize))
+            let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.uprightSize))
             if let (names, size) = (Array(stages) + rendering.pipeline.nodeSizes).first(where: { $0.1.area > limits.maxPixels }) {
                 throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
                     "\(RawName.display(path)): \(names.joined(separator: ", ")) would make a \(size) image, "

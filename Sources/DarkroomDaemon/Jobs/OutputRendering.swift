@@ -16,6 +16,10 @@ enum OutputRendering {
         var warning: String?
         /// Metadata that could not be carried (an unreadable EXIF block, say).
         var metadataWarnings: [String] = []
+        /// The EXIF orientation undone (1: none).
+        var orientationApplied: Int
+        /// The profile the pixels were converted from to sRGB, if they were.
+        var colorConvertedFrom: String?
     }
 
     /// Renders `plan` for the input `bytes`. Throws a report error with the codec's code, or
@@ -27,8 +31,7 @@ enum OutputRendering {
         do throws(CodecError) {
             var options = EncodeOptions(output)
             options.metadata = metadata
-            // orientationApplied and convertedToSRGB stay false until the pixels are turned
-            // upright (auto_orient) or converted from an ICC profile: the EXIF then says so.
+            // The renderer sets orientationApplied and convertedToSRGB from its plan.
             let rendered = try ChainRenderer.render(
                 bytes, plan: plan.rendering,
                 options: options,
@@ -36,7 +39,8 @@ enum OutputRendering {
                 executor: executor, deadline: deadline)
             return Rendered(encoded: rendered.bytes, size: rendered.size, stats: rendered.stats,
                             shrinkOnLoad: rendered.shrinkOnLoad, warning: rendered.warning,
-                            metadataWarnings: rendered.metadataWarnings)
+                            metadataWarnings: rendered.metadataWarnings,
+                            orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom)
         } catch {
             if error.code == .timeout { throw ReportError.timeout(limits: limits) }
             let message = error.code == .encodeFailed ? "\(RawName.display(plan.path)): \(error.message)" : error.message

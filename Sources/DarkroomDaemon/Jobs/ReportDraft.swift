@@ -53,6 +53,7 @@ struct ReportDraft {
             width: rendered.size.width, height: rendered.size.height, bytes: rendered.encoded.count,
             chain: plan.filters.map { JobReport.ChainStep($0) }, seed: seed,
             nodes: rendered.stats.nodes.map { .init(filters: $0.names, seconds: $0.seconds, width: $0.size.width, height: $0.size.height) },
-            peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad, conflict: placed.conflict))
+            peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad, conflict: placed.conflict,
+            orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom))
     }
 }

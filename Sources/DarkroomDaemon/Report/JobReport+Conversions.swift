@@ -10,6 +10,8 @@ extension JobReport.Input {
         colorSpace = info.colorSpace
         bitDepth = info.bitDepth
         orientation = info.orientation
+        icc = info.icc?.problem == nil ? info.icc?.name : nil
+        warning = warning ?? info.warning ?? info.iccWarning
     }
 }
 

@@ -83,8 +83,12 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// The factor the JPEG decoder reduced the image by because every chain starts by
         /// shrinking it (1: decoded at full size); nil when it was not decoded.
         public var shrinkOnLoad: Int?
-        /// A problem the decoder forgave (stray bytes between JPEG segments, say), or nil.
+        /// A problem the decoder forgave (stray bytes between JPEG segments, say, or an ICC
+        /// profile ignored because it is corrupt), or nil.
         public var warning: String?
+        /// The description of the embedded ICC profile; nil when there is none (or it is
+        /// unreadable: `warning` then says so).
+        public var icc: String?
 
         public init(path: String, bytes: Int = 0, sha256: String? = nil, format: String? = nil,
                     width: Int? = nil, height: Int? = nil, colorSpace: String? = nil, orientation: Int? = nil) {
@@ -94,7 +98,7 @@ public struct JobReport: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case path, bytes, sha256, format, width, height, colorSpace = "color_space", bitDepth = "bit_depth", orientation
-            case shrinkOnLoad = "shrink_on_load", warning
+            case shrinkOnLoad = "shrink_on_load", warning, icc
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -110,6 +114,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(orientation, forKey: .orientation)
             try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
             try c.encode(warning, forKey: .warning)
+            try c.encode(icc, forKey: .icc)
         }
     }
 
@@ -133,10 +138,17 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var shrinkOnLoad: Int
         /// Set when the configured path held another input's output (see `on_conflict`).
         public var conflict: Conflict?
+        /// The EXIF orientation undone to make the pixels upright (1: written as stored, because
+        /// the input was upright or `auto_orient` is off). Nil only in reports from before it.
+        public var orientationApplied: Int?
+        /// The ICC profile (its description) the pixels were converted from to sRGB; nil when
+        /// they were not converted (untagged or sRGB input, `color: keep`, unusable profile).
+        public var colorConvertedFrom: String?
 
         public init(path: String, format: String, width: Int, height: Int, bytes: Int,
                     chain: [ChainStep], seed: UInt64, nodes: [Node], peakPixelBytes: Int, shrinkOnLoad: Int,
-                    conflict: Conflict? = nil) {
+                    conflict: Conflict? = nil, orientationApplied: Int? = nil, colorConvertedFrom: String? = nil) {
+            (self.orientationApplied, self.colorConvertedFrom) = (orientationApplied, colorConvertedFrom)
             (self.path, self.format, self.width, self.height, self.bytes) = (path, format, width, height, bytes)
             (self.chain, self.seed, self.nodes) = (chain, seed, nodes)
             (self.peakPixelBytes, self.shrinkOnLoad, self.conflict) = (peakPixelBytes, shrinkOnLoad, conflict)
@@ -145,6 +157,7 @@ public struct JobReport: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case path, format, width, height, bytes, chain, seed, nodes
             case peakPixelBytes = "peak_pixel_bytes", shrinkOnLoad = "shrink_on_load", conflict
+            case orientationApplied = "orientation_applied", colorConvertedFrom = "color_converted_from"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -160,6 +173,8 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(peakPixelBytes, forKey: .peakPixelBytes)
             try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
             try c.encode(conflict, forKey: .conflict)  // null, not left out: keys are stable
+            try c.encode(orientationApplied, forKey: .orientationApplied)
+            try c.encode(colorConvertedFrom, forKey: .colorConvertedFrom)
         }
     }
 

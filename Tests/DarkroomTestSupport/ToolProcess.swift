@@ -1,13 +1,13 @@
 import Foundation
 
 /// Runs a command-line tool to completion; throws with its standard error when it fails.
-/// Shared by the tests that compare with `vips` and ImageMagick.
-enum ToolProcess {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+/// Shared by the tests that compare with `vips` and ImageMagick (every test target).
+public enum ToolProcess {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws {
+    public static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,0 +1,26 @@
+/// A kernel that can read its one input as the 8-bit RGB samples an opaque 8-bit source
+/// decodes, when that source feeds it alone: the decoded rows then never become float (3 bytes
+/// a pixel where float RGBA takes 16, and no conversion pass). The resize's horizontal half is
+/// one: it reads every decoded pixel, and libvips' `reduceh` works on uchar samples the same way.
+protocol RGB8InputKernel: PixelKernel {
+    /// Whether ``render(rgb8:into:)`` can compute this instance (its weights fit fixed point).
+    var acceptsRGB8Input: Bool { get }
+
+    /// The same pixels as `render(_:into:)` would give (to within 8-bit rounding of its
+    /// arithmetic), from the input's samples over exactly `inputRegions(for: target.rect)[0]`.
+    func render(rgb8 input: RGB8RegionView, into target: RegionTarget)
+}
+
+/// Read access to 8-bit RGB rows of the source for one kernel call: one pointer per row, at
+/// column `rect.x`. Valid only inside the call; the rows lie inside the image (no edge reads),
+/// and 2 bytes past each row's last pixel may be read (see `dr_resample_rgb8_across`).
+struct RGB8RegionView {
+    let rect: Rect
+    let rows: UnsafePointer<UnsafePointer<UInt8>>
+
+    /// The samples of pixel (`x`, `y`) and the pixels after it along the row.
+    func pointer(_ x: Int, _ y: Int) -> UnsafePointer<UInt8> {
+        assert(y >= rect.y && y < rect.maxY && x >= rect.x && x <= rect.maxX, "(\(x), \(y)) is outside the view \(rect)")
+        return rows[y - rect.y] + 3 * (x - rect.x)
+    }
+}

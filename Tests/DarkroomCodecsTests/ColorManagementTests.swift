@@ -1,0 +1,172 @@
+import DarkroomCodecs
+import DarkroomCore
+import XCTest
+
+/// Colour management against libvips' `icc_transform --embedded` (itself Little CMS): embedded
+/// profiles converted to sRGB, outputs tagged, untagged inputs left alone, bad profiles ignored
+/// with a warning. The profiles are the committed fixtures (Fixtures/make_icc_fixtures.py).
+final class ColorManagementTests: XCTestCase {
+    /// 48×32 of saturated and mixed colours: where Adobe RGB and ProPhoto differ most from sRGB.
+    private let picture = Image(width: 48, height: 32) { x, y in
+        let u = Float(x) / 47, v = Float(y) / 31
+        return Pixel(u, v, 1 - u * v, 1)
+    }
+
+    private func tagged(_ profile: [UInt8], format: ImageFormat) throws -> [UInt8] {
+        try ImageCodec.encode(picture, options: EncodeOptions(format: format, quality: 95, icc: profile))
+    }
+
+    private func render(_ input: [UInt8], color: ColorOptions = ColorOptions(), format: ImageFormat = .png) throws
+        -> (image: Image, output: ChainRenderer.Output) {
+        let plan = ChainRenderer.plan(CompiledChain(stages: []), header: try ImageCodec.readInfo(input), color: color)
+        let output = try ChainRenderer.render(input, plan: plan, options: EncodeOptions(format: format), limits: DecodeLimits())
+        return (try ImageCodec.decode(output.bytes).image, output)
+    }
+
+    private func vipsToSRGB(_ input: [UInt8], intent: ColorOptions.Intent, depth: Int = 8) throws -> Image {
+        try ImageCodec.decode(Vips.run(input, name: "input", ["icc_transform", "$IN", "$OUT", "srgb", "--embedded",
+                                                                "--intent", intent.rawValue, "--depth", "\(depth)"])).image
+    }
+
+    func testRGBProfilesConvertToSRGBAsVipsDoes() throws {
+        for name in ["adobe_rgb", "prophoto"] {
+            let profile = try Fixtures.bytes("\(name).icc")
+            for format in [ImageFormat.jpeg, .png] {
+                for intent in ColorOptions.Intent.allCases {
+                    let input = try tagged(profile, format: format)
+                    let (ours, output) = try render(input, color: ColorOptions(intent: intent))
+                    let reference = try vipsToSRGB(input, intent: intent)
+                    let what = "\(name) \(format) \(intent)"
+                    XCTAssertGreaterThanOrEqual(psnr(ours, reference), 40, what)
+                    // The comparison has teeth: the samples as stored are far from the reference.
+                    XCTAssertLessThan(psnr(try ImageCodec.decode(input).image, reference), 35, what)
+                    XCTAssertEqual(output.colorConvertedFrom, ICCProfile(profile).description, what)
+                    XCTAssertNil(output.warning, what)
+                    let written = try ImageCodec.readInfo(output.bytes).icc
+                    XCTAssertEqual(written?.bytes, ICCProfile.sRGB, "\(what): the output is tagged sRGB")
+                    XCTAssertEqual(written?.isSRGB, true, what)
+                }
+            }
+        }
+    }
+
+    /// Photoshop's CMYK JPEG (inverted, Adobe marker) through its profile.
+    func testCMYKJPEGConvertsThroughItsProfile() throws {
+        let input = try Fixtures.bytes("cmyk_press.jpg")
+        let header = try ImageCodec.readInfo(input)
+        XCTAssertEqual(header.colorSpace, "cmyk")
+        XCTAssertEqual(header.icc?.description, "darkroom test CMYK press")
+        let (ours, output) = try render(input)
+        let reference = try vipsToSRGB(input, intent: .perceptual)
+        XCTAssertGreaterThanOrEqual(psnr(ours, reference), 35)
+        XCTAssertLessThan(psnr(try ImageCodec.decode(input).image, reference), 30, "naive CMYK is far from the profile's rendition")
+        XCTAssertEqual(output.colorConvertedFrom, "darkroom test CMYK press")
+        // Even with color: keep, CMYK is converted: the output is RGB.
+        XCTAssertEqual(try render(input, color: ColorOptions(target: .keep)).image.pixels, ours.pixels)
+    }
+
+    /// A 16-bit PNG is converted at 16 bits: close to vips' 16-bit result, and off the 8-bit grid.
+    func testSixteenBitPNGConvertsAtSixteenBits() throws {
+        let input = try Fixtures.bytes("prophoto16.png")
+        let ours = try ImageCodec.decode(input, convertToSRGB: .perceptual).image
+        let reference = try vipsToSRGB(input, intent: .perceptual, depth: 16)
+        XCTAssertGreaterThanOrEqual(psnr(ours, reference), 60)
+        let offGrid = ours.pixels.filter { p in (0..<3).contains { c in abs(p[c] * 255 - (p[c] * 255).rounded()) > 0.01 } }
+        XCTAssertGreaterThan(offGrid.count, ours.pixels.count / 2, "the conversion kept 16-bit precision")
+    }
+
+    /// Grey profiles (here linear light) convert grey JPEGs and 16-bit grey PNGs to sRGB greys.
+    func testGreyProfilesConvertAsVipsDoes() throws {
+        for (name, depth) in [("gray_linear.jpg", 8), ("gray16_linear.png", 16)] {
+            let input = try Fixtures.bytes(name)
+            XCTAssertEqual(try ImageCodec.readInfo(input).icc?.colorSpace, "gray")
+            let ours = try ImageCodec.decode(input, convertToSRGB: .perceptual).image
+            let reference = try vipsToSRGB(input, intent: .perceptual, depth: depth)
+            XCTAssertGreaterThanOrEqual(psnr(ours, reference), depth == 16 ? 60 : 40, name)
+            XCTAssertLessThan(psnr(try ImageCodec.decode(input).image, reference), 30, "\(name): linear grey differs from sRGB")
+        }
+    }
+
+    /// Alpha passes through the conversion untouched.
+    func testTransparentImagesKeepTheirAlpha() throws {
+        let translucent = Image(width: 48, height: 32) { x, y in
+            Pixel(Float(x) / 47, Float(y) / 31, 0.2, Float(x + 5 * y) / 202).premultiplied
+        }
+        let input = try ImageCodec.encode(translucent, options: EncodeOptions(format: .png, icc: try Fixtures.bytes("adobe_rgb.icc")))
+        let (ours, _) = try render(input)
+        let reference = try vipsToSRGB(input, intent: .perceptual)
+        XCTAssertEqual(ours.pixels.map { $0[3] }, try ImageCodec.decode(input).image.pixels.map { $0[3] })
+        XCTAssertGreaterThanOrEqual(psnr(ours, reference), 40)
+    }
+
+    func testUntaggedInputIsNeitherConvertedNorTagged() throws {
+        for format in [ImageFormat.jpeg, .png] {
+            let input = try ImageCodec.encode(picture, options: EncodeOptions(format: format, quality: 95))
+            let (ours, output) = try render(input)
+            XCTAssertEqual(ours.pixels, try ImageCodec.decode(input).image.pixels)
+            XCTAssertNil(output.colorConvertedFrom)
+            XCTAssertNil(try ImageCodec.readInfo(output.bytes).icc)
+        }
+    }
+
+    /// An sRGB profile (Pillow's, not darkroom's) is recognised: no conversion, sRGB tag kept.
+    func testSRGBTaggedInputIsNotConverted() throws {
+        let (ours, output) = try render(try Fixtures.bytes("icc.jpg"))
+        let (untagged, _) = try render(try Fixtures.bytes("rgb.jpg"))
+        XCTAssertEqual(ours.pixels, untagged.pixels)
+        XCTAssertNil(output.colorConvertedFrom)
+        XCTAssertEqual(try ImageCodec.readInfo(output.bytes).icc?.bytes, ICCProfile.sRGB)
+    }
+
+    func testKeepLeavesThePixelsAndCarriesTheProfile() throws {
+        let profile = try Fixtures.bytes("adobe_rgb.icc")
+        for format in [ImageFormat.jpeg, .png] {
+            let input = try tagged(profile, format: format)
+            let (ours, output) = try render(input, color: ColorOptions(target: .keep), format: format)
+            if format == .png { XCTAssertEqual(ours.pixels, try ImageCodec.decode(input).image.pixels) }
+            XCTAssertNil(output.colorConvertedFrom)
+            XCTAssertEqual(try ImageCodec.readInfo(output.bytes).icc?.bytes, profile, "\(format): the source profile is embedded")
+        }
+    }
+
+    /// A corrupt profile never fails the file: the image is read as sRGB, with a warning.
+    func testCorruptProfileIsIgnoredWithAWarning() throws {
+        var profile = try Fixtures.bytes("adobe_rgb.icc")
+        // The red primary's data no longer says what type it is: Little CMS cannot build a transform.
+        let tags = (0..<Int(profile[131])).map { 132 + 12 * $0 }
+        let red = try XCTUnwrap(tags.first { Array(profile[$0..<$0 + 4]) == Array("rXYZ".utf8) })
+        let offset = profile[(red + 4)..<(red + 8)].reduce(0) { $0 << 8 | Int($1) }
+        profile.replaceSubrange(offset..<offset + 4, with: Array("junk".utf8))
+        for format in [ImageFormat.jpeg, .png] {
+            let input = try tagged(profile, format: format)
+            XCTAssertNotNil(try ImageCodec.readInfo(input).icc?.problem, "\(format)")
+            try assertIgnoredWithWarning(input, "\(format)")
+        }
+    }
+
+    /// A PNG whose iCCP libpng itself refuses (a tag count past the profile's end).
+    func testProfileLibpngRefusesIsIgnoredWithAWarning() throws {
+        var profile = try Fixtures.bytes("adobe_rgb.icc")
+        profile.replaceSubrange(128..<132, with: [0, 0, 0xFF, 0xFF])
+        let png = try ImageCodec.encode(picture, options: EncodeOptions(format: .png))
+        let input = Splice.png(png, chunk: Splice.chunk("iCCP", Array("ICC profile".utf8) + [0, 0] + Splice.zlibStored(profile)))
+        try assertIgnoredWithWarning(input, "libpng")
+    }
+
+    private func assertIgnoredWithWarning(_ input: [UInt8], _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (ours, output) = try render(input)
+        XCTAssertEqual(ours.pixels, try ImageCodec.decode(input).image.pixels, "\(what): taken as sRGB", file: file, line: line)
+        XCTAssertTrue(output.warning?.hasPrefix("ICC profile ignored (") == true, "\(what): \(output.warning ?? "no warning")",
+                      file: file, line: line)
+        XCTAssertNil(output.colorConvertedFrom, what, file: file, line: line)
+        XCTAssertNil(try ImageCodec.readInfo(output.bytes).icc, "\(what): an unusable profile is not passed on", file: file, line: line)
+    }
+
+    /// A readable profile for other data than the image's (CMYK on RGB) is ignored the same way.
+    func testProfileForOtherDataIsIgnoredWithAWarning() throws {
+        let input = try tagged(try Fixtures.bytes("cmyk_press.icc"), format: .jpeg)
+        let (ours, output) = try render(input)
+        XCTAssertEqual(ours.pixels, try ImageCodec.decode(input).image.pixels)
+        XCTAssertEqual(output.warning, "ICC profile ignored (a CMYK profile on RGB data); colours taken as sRGB")
+    }
+}
