@@ -3,15 +3,16 @@
 # folder; measures files per second, the latency from the drop to each file's output, and
 # darkroom's peak RSS (2 workers), against the script people write today: inotifywait piped into
 # `xargs -P2 vipsthumbnail` (two at a time, as darkroom's two workers).
-# Both make a 720-px-wide JPEG thumbnail (Q80) of each file. Needs a release build (make bench).
+# Both make a 720-px-wide JPEG thumbnail (Q80) of each file, in ROUNDS (default 3) paired rounds.
+# Needs a release build (make bench); DARKROOM= times another build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200}
+ROUNDS=${ROUNDS:-3}
 work=${BENCH_DIR:-/tmp/darkroom-bench}/daemon
 darkroom=${DARKROOM:-$PWD/.build/release/darkroom}
 [[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
 # The generated photos are kept between runs (regenerated when N changes); the rest is new.
-rm -rf "$work/dr" "$work/vt"
 [[ $(find "$work/src" -name '*.jpg' 2>/dev/null | wc -l) -eq $N ]] || { rm -rf "$work/src"; mkdir -p "$work/src"; }
 
 im=$(command -v convert-im6.q16 || command -v convert)
@@ -36,9 +37,10 @@ measure() {
     END { printf "%.1f %.2f %.2f\n", n / (t1 - t0), lat[int(NR * 0.5)], lat[int(NR * 0.95)] }'
 }
 
-# darkroom
-mkdir -p "$work/dr/inbox"
-cat > "$work/dr/config.yaml" <<YAML
+# One round of darkroom: prints "files/s p50 p95 peak-RSS-MiB".
+run_darkroom() {
+  rm -rf "$work/dr"; mkdir -p "$work/dr/inbox"
+  cat > "$work/dr/config.yaml" <<YAML
 workers: 2
 log: { level: warning }
 watches:
@@ -53,24 +55,45 @@ watches:
         quality: 80
         chain: [ { resize: { width: 720, kernel: lanczos3 } } ]
 YAML
-"$darkroom" run --config "$work/dr/config.yaml" 2>"$work/dr/log" & pid=$!
-sleep 1
-cp -r "$work/src" "$work/dr/staging"; t0=$(now); mv "$work/dr/staging"/* "$work/dr/inbox/"
-read -r dr_fps dr_p50 dr_p95 < <(measure "$work/dr/reports" "$N" "$t0" '*.json')
-dr_rss=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$pid/status)
-kill -TERM $pid; wait $pid || true
+  "$darkroom" run --config "$work/dr/config.yaml" 2>"$work/dr/log" & local pid=$!
+  sleep 1
+  cp -r "$work/src" "$work/dr/staging"; local t0; t0=$(now); mv "$work/dr/staging"/* "$work/dr/inbox/"
+  local result; result=$(measure "$work/dr/reports" "$N" "$t0" '*.json')
+  echo "$result $(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$pid/status)"
+  kill -TERM $pid; wait $pid || true
+}
 
-# inotifywait | xargs -P2 vipsthumbnail, one process per file (the incron-style script)
-mkdir -p "$work/vt/inbox" "$work/vt/out"
-( inotifywait -q -m -e close_write,moved_to --format '%w%f' "$work/vt/inbox" \
-    | xargs -P2 -n1 vipsthumbnail --size 720x -o "$work/vt/out/%s.jpg[Q=80]" ) & wpid=$!
-sleep 1
-cp -r "$work/src" "$work/vt/staging"; t0=$(now); mv "$work/vt/staging"/* "$work/vt/inbox/"
-read -r vt_fps vt_p50 vt_p95 < <(measure "$work/vt/out" "$N" "$t0" '*.jpg')
-pkill -P $wpid inotifywait 2>/dev/null || true; kill $wpid 2>/dev/null || true
+# One round of inotifywait | xargs -P2 vipsthumbnail, one process per file (the incron-style
+# script): prints "files/s p50 p95".
+run_script() {
+  rm -rf "$work/vt"; mkdir -p "$work/vt/inbox" "$work/vt/out"
+  ( inotifywait -q -m -e close_write,moved_to --format '%w%f' "$work/vt/inbox" \
+      | xargs -P2 -n1 vipsthumbnail --size 720x -o "$work/vt/out/%s.jpg[Q=80]" ) & local wpid=$!
+  sleep 1
+  cp -r "$work/src" "$work/vt/staging"; local t0; t0=$(now); mv "$work/vt/staging"/* "$work/vt/inbox/"
+  measure "$work/vt/out" "$N" "$t0" '*.jpg'
+  pkill -P $wpid inotifywait 2>/dev/null || true; kill $wpid 2>/dev/null || true
+  wait $wpid 2>/dev/null || true
+}
 
-printf '\n%d files of 2725×2225 dropped at once → 720-px JPEG thumbnails, Q80\n' "$N"
-printf '%-34s %9s %10s %10s\n' pipeline "files/s" "p50 lat s" "p95 lat s"
-printf '%-34s %9s %10s %10s   (peak RSS %s MiB)\n' "darkroom run (2 workers)" "$dr_fps" "$dr_p50" "$dr_p95" "$dr_rss"
-printf '%-34s %9s %10s %10s\n' "inotifywait | xargs -P2 vipsthumbnail" "$vt_fps" "$vt_p50" "$vt_p95"
-awk -v a="$dr_fps" -v b="$vt_fps" 'BEGIN { printf "darkroom throughput ÷ script throughput: %.2f (above 1 = darkroom better)\n", a / b }'
+# ROUNDS pairs, darkroom then the script, so that a machine whose speed drifts slows both alike;
+# the ratio is taken pair by pair and its median printed.
+: > "$work/rounds"
+for ((r = 1; r <= ROUNDS; r++)); do
+  read -r dr_fps dr_p50 dr_p95 dr_rss < <(run_darkroom)
+  read -r vt_fps vt_p50 vt_p95 < <(run_script)
+  echo "$dr_fps $dr_p50 $dr_p95 $dr_rss $vt_fps $vt_p50 $vt_p95" >> "$work/rounds"
+  printf 'round %d: darkroom %s files/s, script %s files/s\n' "$r" "$dr_fps" "$vt_fps" >&2
+done
+
+# Median of column $1 of the rounds (the ratio dr/vt when $1 is "ratio").
+median() {
+  awk -v c="$1" '{ print (c == "ratio") ? $1 / $5 : $c }' "$work/rounds" | sort -g |
+    awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+printf '\n%d files of 2725×2225 dropped at once → 720-px JPEG thumbnails, Q80 (medians of %d paired rounds)\n' "$N" "$ROUNDS"
+printf '%-38s %9s %10s %10s\n' pipeline "files/s" "p50 lat s" "p95 lat s"
+printf '%-38s %9s %10s %10s   (peak RSS %s MiB)\n' "darkroom run (2 workers)" "$(median 1)" "$(median 2)" "$(median 3)" "$(median 4)"
+printf '%-38s %9s %10s %10s\n' "inotifywait | xargs -P2 vipsthumbnail" "$(median 5)" "$(median 6)" "$(median 7)"
+printf 'darkroom throughput ÷ script throughput, median of the pairs: %s (above 1 = darkroom better)\n' "$(median ratio)"

@@ -56,7 +56,7 @@ extension Pipeline {
                 helpers += 1
                 // The decoder is sequential, so the first helper keeps it busy ahead of demand
                 // and renders strips only when the read-ahead is full; the others render strips.
-                DispatchQueue.global().async(group: group) {
+                DedicatedThread.start(name: "darkroom-render", group: group) {
                     defer { slots.release() }
                     run.condition.lock()
                     // Every check and the wait happen under the lock, so no broadcast is missed.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import DarkroomCore
 
 /// A bounded FIFO of files waiting for a worker, and the workers that drain it.
 ///
@@ -45,7 +46,6 @@ public final class JobQueue<Job: Sendable>: Sendable {
 
     private let state: Locked<State>
     private let group = DispatchGroup()
-    private let dispatchQueue = DispatchQueue(label: "darkroom.workers", attributes: .concurrent)
     private let handler: @Sendable (Job) -> Void
     private let changeHandler = Locked<(@Sendable (String) -> Void)?>(nil)
     private let roomHandler = Locked<(@Sendable () -> Void)?>(nil)
@@ -139,9 +139,7 @@ public final class JobQueue<Job: Sendable>: Sendable {
     }
 
     private func launchWorker() {
-        group.enter()
-        dispatchQueue.async { [self] in
-            defer { group.leave() }
+        DedicatedThread.start(name: "darkroom-worker", group: group) { [self] in
             while let (key, job, roomMade) = next() {
                 if roomMade, let onRoom = roomHandler.current { onRoom() }
                 handler(job)
