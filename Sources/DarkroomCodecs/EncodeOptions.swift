@@ -1,3 +1,5 @@
+import DarkroomCore
+
 /// How `ImageCodec.encode` and ``ImageEncoder`` write an image.
 public struct EncodeOptions: Sendable, Equatable {
     public var format: ImageFormat
@@ -8,8 +10,14 @@ public struct EncodeOptions: Sendable, Equatable {
     /// JPEG chroma sampling; ignored for PNG.
     public var chroma: Chroma = .auto
     /// JPEG: Huffman tables computed for the image (a few per cent smaller, one more pass over
-    /// the coefficients, as libvips and ImageMagick do); ignored for PNG.
-    public var optimizeCoding: Bool = true
+    /// the coefficients); ignored for PNG. libjpeg must then hold the whole image's DCT
+    /// coefficients (2 bytes a sample) until the last row, which breaks streaming, so nil (the
+    /// default) optimises only outputs of at most ``optimizedCodingMaxPixels`` (thumbnails and
+    /// web sizes; ImageMagick likewise optimises only when the buffer fits its memory limit,
+    /// libvips never by default).
+    public var optimizeCoding: Bool?
+    /// 4 megapixels: a coefficient buffer of at most 24 MB (4:4:4).
+    public static let optimizedCodingMaxPixels = 4_000_000
     /// PNG bits per sample, 8 or 16; nil: as the input (16 for a 16-bit PNG, 8 otherwise).
     /// JPEG is always 8.
     public var bitDepth: Int?
@@ -27,7 +35,7 @@ public struct EncodeOptions: Sendable, Equatable {
     public var icc: [UInt8]?
 
     public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false, chroma: Chroma = .auto,
-                optimizeCoding: Bool = true, bitDepth: Int? = nil, compression: Int = 6, icc: [UInt8]? = nil) {
+                optimizeCoding: Bool? = nil, bitDepth: Int? = nil, compression: Int = 6, icc: [UInt8]? = nil) {
         self.format = format
         self.quality = quality
         self.progressive = progressive
@@ -48,6 +56,9 @@ public struct EncodeOptions: Sendable, Equatable {
         /// Chroma at full resolution.
         case full444 = "444"
     }
+
+    /// Whether a JPEG of `size` gets Huffman tables optimised for it.
+    func optimizesCoding(for size: Size) -> Bool { optimizeCoding ?? (size.area <= Self.optimizedCodingMaxPixels) }
 
     /// Whether a JPEG is written 4:4:4.
     var usesFullChroma: Bool {

@@ -34,9 +34,18 @@ public struct ImageEncoder: StripSink {
     /// (4 bytes a pixel, and 1 for the indices) until it knows whether the colours fit.
     public static let maxPalettePixels = 16 << 20
 
-    /// The bytes the encoder itself holds beyond a strip: the kept rows of a palette candidate.
-    public static func heldBytes(size: Size, format: ImageFormat, traits: OutputTraits) -> Int {
-        triesPalette(size: size, format: format, traits: traits) ? size.area * ((traits.alpha ? 4 : 3) + 1) : 0
+    /// The bytes the encoder itself holds beyond a strip: the kept rows of a palette candidate,
+    /// or libjpeg's whole-image coefficient buffer (2 bytes a sample) for a progressive or
+    /// Huffman-optimised JPEG.
+    public static func heldBytes(size: Size, options: EncodeOptions, traits: OutputTraits) -> Int {
+        switch options.format {
+        case .png:
+            return triesPalette(size: size, format: .png, traits: traits) ? size.area * ((traits.alpha ? 4 : 3) + 1) : 0
+        case .jpeg:
+            guard options.progressive || options.optimizesCoding(for: size) else { return 0 }
+            // 2 bytes a sample: 1 sample a pixel for grey, 3 at 4:4:4, 1.5 at 4:2:0.
+            return size.area * (traits.grey ? 2 : options.usesFullChroma ? 6 : 3)
+        }
     }
 
     private static func triesPalette(size: Size, format: ImageFormat, traits: OutputTraits) -> Bool {
@@ -76,7 +85,7 @@ public struct ImageEncoder: StripSink {
             var c = dr_jpeg_write_options(quality: Int32(min(max(options.quality, 1), 100)),
                                           progressive: options.progressive ? 1 : 0,
                                           chroma_444: options.usesFullChroma ? 1 : 0,
-                                          optimize: options.optimizeCoding ? 1 : 0, channels: Int32(layout.channels))
+                                          optimize: options.optimizesCoding(for: size) ? 1 : 0, channels: Int32(layout.channels))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_jpeg_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }

@@ -64,6 +64,26 @@ final class JPEGOutputTests: XCTestCase {
         }
     }
 
+    /// Above 4 megapixels the default is libjpeg's standard tables (optimising would hold the
+    /// whole image's coefficients); asked for, they are still optimised.
+    func testLargeOutputsStreamWithStandardTablesUnlessAsked() throws {
+        let large = Image(width: 2100, height: 2000) { x, y in
+            Pixel(Float((x * 7 + y) % 256) / 255, Float((x ^ y) & 255) / 255, Float((x * y) % 251) / 251, 1)
+        }
+        let byDefault = try ImageCodec.encode(large, options: .init(format: .jpeg, quality: 85))
+        let plain = try ImageCodec.encode(large, options: .init(format: .jpeg, quality: 85, optimizeCoding: false))
+        let asked = try ImageCodec.encode(large, options: .init(format: .jpeg, quality: 85, optimizeCoding: true))
+        XCTAssertEqual(byDefault, plain)
+        XCTAssertLessThan(asked.count, plain.count)
+        // What the encoder holds, as the daemon's memory estimate counts it.
+        let traits = OutputTraits(alpha: false)
+        XCTAssertEqual(ImageEncoder.heldBytes(size: large.size, options: .init(format: .jpeg, quality: 85), traits: traits), 0)
+        XCTAssertEqual(ImageEncoder.heldBytes(size: large.size, options: .init(format: .jpeg, quality: 85, optimizeCoding: true),
+                                              traits: traits), 2100 * 2000 * 3)
+        XCTAssertEqual(ImageEncoder.heldBytes(size: Size(width: 800, height: 600), options: .init(format: .jpeg, quality: 95),
+                                              traits: traits), 800 * 600 * 6)
+    }
+
     func testGreyInputGivesOneComponentJPEG() throws {
         for fixture in ["gray8.png", "gray16.png", "gray.jpg"] {
             let input = try Fixtures.bytes(fixture)

@@ -8,12 +8,13 @@ import DarkroomCore
 /// (``Pipeline/estimatedPeakBytes(executor:)``: bands in flight, line caches, compact copies
 /// for random-access nodes), which depends on the image's width and the chain, not its height.
 /// Outputs are rendered one after the other, so the job's peak is that of its largest output.
-/// A PNG that may be written as a palette adds the rows its encoder keeps.
+/// A PNG that may be written as a palette adds the rows its encoder keeps, a progressive or
+/// Huffman-optimised JPEG libjpeg's coefficient buffer.
 enum JobMemoryEstimate {
     static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
         plan.outputs.map { output in
             output.pipeline.estimatedPeakBytes(executor: executor)
-                + ImageEncoder.heldBytes(size: output.pipeline.outputSize, format: ImageFormat(output.config.format),
+                + ImageEncoder.heldBytes(size: output.pipeline.outputSize, options: EncodeOptions(output.config),
                                          traits: output.rendering.outputTraits)
         }.max() ?? 0
     }
