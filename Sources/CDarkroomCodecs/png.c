@@ -132,7 +132,15 @@ static void request_rgb(png_structp png, png_infop pi) {
  * 1×100000000 image into "Invalid IHDR data" instead of "too large". */
 static png_structp create_reader(png_context *ctx) {
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
-    if (png != NULL) png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    if (png != NULL) {
+        png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+        /* libpng refuses a few old sRGB profiles it knows by checksum (HP's, in many PNGs
+         * exported years ago) with "known incorrect sRGB profile"; they describe sRGB well
+         * enough, and the colour code's own check decides whether to convert. */
+#if defined(PNG_SKIP_sRGB_CHECK_PROFILE) && defined(PNG_SET_OPTION_SUPPORTED)
+        png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+#endif
+    }
     return png;
 }
 

@@ -38,7 +38,10 @@ struct ReportDraft {
     /// one that every output met is listed once).
     mutating func warn(_ text: String) {
         guard let earlier = input.warning else { input.warning = text; return }
-        if !earlier.components(separatedBy: "; ").contains(text) { input.warning = earlier + "; " + text }
+        // Compared whole, not split at "; ": a warning may hold "; " itself.
+        let listed = earlier == text || earlier.hasPrefix(text + "; ") || earlier.hasSuffix("; " + text)
+            || earlier.contains("; " + text + "; ")
+        if !listed { input.warning = earlier + "; " + text }
     }
 
     /// One output written.
