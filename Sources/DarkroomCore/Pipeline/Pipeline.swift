@@ -40,8 +40,8 @@ public struct Pipeline: Sendable {
     }
 
     let nodes: [Node]
-    /// See ``rgb8Reader(_:_:)``: the render keeps the source's bands as 8-bit RGB when the
-    /// decoder can deliver them so.
+    /// See ``rgb8Reader(_:_:)``: when the decoder can hand out its 8-bit RGB rows, the render
+    /// gives them to this node as they are.
     let rgb8Reader: Int?
     /// The part of the decoded image the source delivers (crop-on-load), or nil for all of it.
     public let sourceCrop: Rect?
@@ -140,7 +140,7 @@ public struct Pipeline: Sendable {
     }
 
     /// The nodes that read node `n`'s output.
-    static func readers(of n: Int, in nodes: [Node]) -> [Int] {
+    private static func readers(of n: Int, in nodes: [Node]) -> [Int] {
         nodes.indices.filter { c in
             switch nodes[c].producer {
             case .source: false
@@ -150,15 +150,19 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// The node that reads the source's 8-bit RGB rows directly, if any: the source is opaque
-    /// and 8-bit, has no colour program, and feeds only that node, an ``RGB8InputKernel``.
+    /// The node that can take the source's 8-bit RGB rows as decoded, so they never pass
+    /// through float: the source is opaque and 8-bit, has no colour program, and feeds only that
+    /// node, which keeps a compact 8-bit RGB copy of it (random access) or is an
+    /// ``RGB8InputKernel``.
     private static func rgb8Reader(_ nodes: [Node], _ source: SourceTraits) -> Int? {
         guard source.isOpaque, source.isEightBit, nodes[0].color == nil else { return nil }
         let readers = Self.readers(of: 0, in: nodes)
-        guard readers.count == 1, let n = readers.first,
-              case .kernel(let kernel as any RGB8InputKernel, let inputs) = nodes[n].producer,
-              inputs == [0], kernel.acceptsRGB8Input else { return nil }
-        return n
+        guard readers.count == 1, let n = readers.first else { return nil }
+        switch nodes[n].producer {
+        case .randomAccess(_, _, .rgb8): return n
+        case .kernel(let kernel as any RGB8InputKernel, let inputs) where inputs == [0] && kernel.acceptsRGB8Input: return n
+        default: return nil
+        }
     }
 
     /// A streaming node, or a random-access one when strips would read too many input rows.

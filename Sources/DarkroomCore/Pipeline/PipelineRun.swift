@@ -32,10 +32,11 @@ final class PipelineRun: @unchecked Sendable {
     private let padEdges: [EdgeMode]
     private let strides: [Int]
     private let stores: [CompactImage?]
-    /// See ``directStore(_:_:_:)``; the decoder then reads ahead for nobody else.
+    /// The random-access node whose compact copy takes the decoder's 8-bit RGB rows directly
+    /// (``Pipeline/rgb8Reader``); the decoder then reads ahead for nobody else.
     private let directStore: Int?
-    /// The node reading the source's bands as 8-bit RGB (``Pipeline/rgb8Reader``), when the
-    /// source can deliver them: the source's bands then hold `width × 3` bytes a row.
+    /// The kernel node that reads the source's bands as 8-bit RGB (``Pipeline/rgb8Reader``):
+    /// the source's bands then hold `width × 3` bytes a row.
     private let rgb8Reader: Int?
 
     // Guarded by `condition`.
@@ -95,9 +96,13 @@ final class PipelineRun: @unchecked Sendable {
         strides = zip(nodes, pads).map { $0.size.width + 2 * $1 }
         self.uses = uses
         self.stores = stores
-        directStore = Self.directStore(pipeline, stores, source)
-        rgb8Reader = source is any CompactRowSource && source.isOpaque && source.isEightBit && pads[0] == 0
-            ? pipeline.rgb8Reader : nil
+        // Only a decoder that hands out its 8-bit RGB rows can feed them to that node.
+        let bytesReader = source is any CompactRowSource && source.isOpaque && source.isEightBit ? pipeline.rgb8Reader : nil
+        switch bytesReader.map({ nodes[$0].producer }) {
+        case .randomAccess?: (directStore, rgb8Reader) = (bytesReader, nil)
+        case .kernel? where pads[0] == 0: (directStore, rgb8Reader) = (nil, bytesReader)
+        default: (directStore, rgb8Reader) = (nil, nil)
+        }
         for store in stores { if let store { memory.allocated(store.size.area * store.pixelBytes) } }
         states = counts.map { [BandState](repeating: .pending, count: $0) }
         nanoseconds = [UInt64](repeating: 0, count: nodes.count)
@@ -355,16 +360,6 @@ final class PipelineRun: @unchecked Sendable {
             row.update(repeating: clamp ? row[pad] : .zero, count: pad)
             (row + pad + width).update(repeating: clamp ? row[pad + width - 1] : .zero, count: pad)
         }
-    }
-
-    /// The node whose compact copy takes the decoder's bytes directly, if any: its input is the
-    /// source itself (no colour program, no other reader), stored as the same 8-bit RGB the
-    /// decoder produces, so the rows never pass through float.
-    private static func directStore(_ pipeline: Pipeline, _ stores: [CompactImage?], _ source: any RowSource) -> Int? {
-        guard source is any CompactRowSource, pipeline.nodes[0].color == nil else { return nil }
-        let readers = Pipeline.readers(of: 0, in: pipeline.nodes)
-        guard readers.count == 1, let n = readers.first, stores[n]?.layout == .rgb8 else { return nil }
-        return n
     }
 
     /// Fills node `n`'s compact copy of its input down to row `rows`, band by band, in order.
