@@ -18,8 +18,9 @@ public enum ChainRenderer {
         public var shrinkOnLoad: Int
         /// The part of the decoded image the chain used (a leading crop), if not all.
         public var cropOnLoad: Rect?
-        /// A problem the decoder forgave, if any.
-        public var warning: String?
+        /// Problems forgiven while decoding, converting colour or encoding, in that order, each
+        /// once (a stray byte between JPEG segments and an unusable profile are both reported).
+        public var warnings: [String]
         /// Metadata that could not be carried into the output (an unreadable EXIF block, say).
         public var metadataWarnings: [String]
         /// The EXIF orientation that was undone (1: the pixels are as stored).
@@ -71,6 +72,12 @@ public enum ChainRenderer {
                     pipeline: pipeline, color: ColorPlan(header: header, options: color), outputTraits: output)
     }
 
+    private static func distinct(_ warnings: [String?]) -> [String] {
+        var seen = [String]()
+        for case let warning? in warnings where !seen.contains(warning) { seen.append(warning) }
+        return seen
+    }
+
     /// Renders `chain` on `input` and encodes the result; nothing is written anywhere.
     /// - Throws: ``CodecError`` (with code `timeout` when `deadline` passes, `too_large` when a
     ///   node would exceed `limits.maxPixels`).
@@ -117,7 +124,7 @@ public enum ChainRenderer {
         }
         let bytes = try encoder.finish()
         return Output(bytes: bytes, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
-                      cropOnLoad: pipeline.sourceCrop, warning: decoder.warning ?? color.warning ?? encoder.warning,
+                      cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([decoder.warning, color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
                       colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil)
     }

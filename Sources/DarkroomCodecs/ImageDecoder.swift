@@ -87,9 +87,6 @@ public final class ImageDecoder: CompactRowSource {
         dr_reader_close(reader)
     }
 
-    /// The embedded ICC profile, if any.
-    public var iccProfile: [UInt8]? { info.icc?.bytes }
-
     /// Whether rows are converted from the embedded profile to sRGB (false: no profile, an
     /// sRGB one, an unusable one, or no conversion asked for).
     public var convertsColor: Bool { dr_reader_converts_color(reader) != 0 }

@@ -41,7 +41,7 @@ final class ColorManagementTests: XCTestCase {
                     // The comparison has teeth: the samples as stored are far from the reference.
                     XCTAssertLessThan(psnr(try ImageCodec.decode(input).image, reference), 35, what)
                     XCTAssertEqual(output.colorConvertedFrom, ICCProfile(profile).description, what)
-                    XCTAssertNil(output.warning, what)
+                    XCTAssertEqual(output.warnings, [], what)
                     let written = try ImageCodec.readInfo(output.bytes).icc
                     XCTAssertEqual(written?.bytes, ICCProfile.sRGB, "\(what): the output is tagged sRGB")
                     XCTAssertEqual(written?.isSRGB, true, what)
@@ -156,7 +156,7 @@ final class ColorManagementTests: XCTestCase {
     private func assertIgnoredWithWarning(_ input: [UInt8], _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let (ours, output) = try render(input)
         XCTAssertEqual(ours.pixels, try ImageCodec.decode(input).image.pixels, "\(what): taken as sRGB", file: file, line: line)
-        XCTAssertTrue(output.warning?.hasPrefix("ICC profile ignored (") == true, "\(what): \(output.warning ?? "no warning")",
+        XCTAssertTrue(output.warnings.contains { $0.hasPrefix("ICC profile ignored (") }, "\(what): \(output.warnings)",
                       file: file, line: line)
         XCTAssertNil(output.colorConvertedFrom, what, file: file, line: line)
         XCTAssertNil(try ImageCodec.readInfo(output.bytes).icc, "\(what): an unusable profile is not passed on", file: file, line: line)
@@ -167,6 +167,18 @@ final class ColorManagementTests: XCTestCase {
         let input = try tagged(try Fixtures.bytes("cmyk_press.icc"), format: .jpeg)
         let (ours, output) = try render(input)
         XCTAssertEqual(ours.pixels, try ImageCodec.decode(input).image.pixels)
-        XCTAssertEqual(output.warning, "ICC profile ignored (a CMYK profile on RGB data); colours taken as sRGB")
+        XCTAssertEqual(output.warnings, ["ICC profile ignored (a CMYK profile on RGB data); colours taken as sRGB"])
+    }
+
+    /// Two problems in one file are both reported: stray bytes before the scan, and the profile.
+    func testEveryForgivenProblemIsReportedNotOnlyTheFirst() throws {
+        var input = try tagged(try Fixtures.bytes("cmyk_press.icc"), format: .jpeg)
+        let sos = try XCTUnwrap((2..<input.count - 1).first { input[$0] == 0xFF && input[$0 + 1] == 0xDA })
+        input.insert(contentsOf: [0x12, 0x34, 0x56], at: sos)
+        let (_, output) = try render(input)
+        XCTAssertEqual(output.warnings.count, 2, "\(output.warnings)")
+        XCTAssertTrue(output.warnings.contains { $0.contains("extraneous bytes") }, "\(output.warnings)")
+        XCTAssertTrue(output.warnings.contains("ICC profile ignored (a CMYK profile on RGB data); colours taken as sRGB"),
+                      "\(output.warnings)")
     }
 }

@@ -12,10 +12,9 @@ enum OutputRendering {
         var size: Size
         var stats: RenderStats
         var shrinkOnLoad: Int
-        /// A problem the decoder forgave, if any.
-        var warning: String?
-        /// Metadata that could not be carried (an unreadable EXIF block, say).
-        var metadataWarnings: [String] = []
+        /// Problems forgiven (decoding, colour, encoding) and metadata that could not be carried
+        /// (an unreadable EXIF block, say).
+        var warnings: [String] = []
         /// The EXIF orientation undone (1: none).
         var orientationApplied: Int
         /// The profile the pixels were converted from to sRGB, if they were.
@@ -38,8 +37,7 @@ enum OutputRendering {
                 limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes),
                 executor: executor, deadline: deadline)
             return Rendered(encoded: rendered.bytes, size: rendered.size, stats: rendered.stats,
-                            shrinkOnLoad: rendered.shrinkOnLoad, warning: rendered.warning,
-                            metadataWarnings: rendered.metadataWarnings,
+                            shrinkOnLoad: rendered.shrinkOnLoad, warnings: rendered.warnings + rendered.metadataWarnings,
                             orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom)
         } catch {
             if error.code == .timeout { throw ReportError.timeout(limits: limits) }

@@ -50,7 +50,7 @@ struct ReportDraft {
         decodeSeconds += rendered.stats.decodeSeconds
         encodeSeconds += rendered.stats.encodeSeconds + writeSeconds
         input.shrinkOnLoad = min(input.shrinkOnLoad ?? rendered.shrinkOnLoad, rendered.shrinkOnLoad)
-        for warning in [rendered.warning].compactMap({ $0 }) + rendered.metadataWarnings { warn(warning) }
+        for warning in rendered.warnings { warn(warning) }
         outputs.append(JobReport.Output(
             path: RawName.display(placed.path), format: ImageFormat(plan.config.format).rawValue,
             width: rendered.size.width, height: rendered.size.height, bytes: rendered.encoded.count,
