@@ -5,6 +5,7 @@
  */
 #include "include/darkroom_codecs.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -54,11 +55,18 @@ void dr_quantise_grey(const float *pixels, size_t count, int over_white, unsigne
     }
 }
 
+/* The 256 quotients v / 255 (exact divisions: 255 gives exactly 1, so opaque stays opaque); a
+ * division per sample costs more than the table's loads. Filled once, not at every row. */
+static float unit_of_8bit[256];
+static pthread_once_t unit_of_8bit_once = PTHREAD_ONCE_INIT;
+
+static void fill_unit_of_8bit(void) {
+    for (int v = 0; v < 256; v++) unit_of_8bit[v] = (float)v / 255.0f;
+}
+
 void dr_expand_rgb8(const unsigned char *rgb, size_t count, float *pixels) {
-    /* A table of the 256 quotients (exact divisions: 255 gives exactly 1, so opaque stays
-     * opaque); a division per sample costs more than the table's loads. */
-    float unit[256];
-    for (int v = 0; v < 256; v++) unit[v] = (float)v / 255.0f;
+    pthread_once(&unit_of_8bit_once, fill_unit_of_8bit);
+    const float *unit = unit_of_8bit;
     for (size_t i = 0; i < count; i++) {
         const unsigned char *p = rgb + 3 * i;
         float *out = pixels + 4 * i;

@@ -15,7 +15,7 @@ enum PixelConversion {
             let s = samples.assumingMemoryBound(to: UInt8.self)
             unitOf8Bit.withUnsafeBufferPointer { t in
                 if channels == 3 {
-                    // In C (SSE2): see dr_expand_rgb8.
+                    // In C: see dr_expand_rgb8.
                     out.withMemoryRebound(to: Float.self, capacity: 4 * count) { dr_expand_rgb8(s, count, $0) }
                 } else {
                     for i in 0..<count {
