@@ -40,7 +40,7 @@ public struct ImageEncoder: StripSink {
     public static func heldBytes(size: Size, options: EncodeOptions, traits: OutputTraits) -> Int {
         switch options.format {
         case .png:
-            return triesPalette(size: size, format: .png, traits: traits) ? size.area * ((traits.alpha ? 4 : 3) + 1) : 0
+            return triesPalette(size: size, options: options, traits: traits) ? size.area * ((traits.alpha ? 4 : 3) + 1) : 0
         case .jpeg:
             guard options.progressive || options.optimizesCoding(for: size) else { return 0 }
             // 2 bytes a sample: 1 sample a pixel for grey, 3 at 4:4:4, 1.5 at 4:2:0.
@@ -48,8 +48,15 @@ public struct ImageEncoder: StripSink {
         }
     }
 
-    private static func triesPalette(size: Size, format: ImageFormat, traits: OutputTraits) -> Bool {
-        format == .png && traits.paletteSource && !traits.grey && size.area <= maxPalettePixels
+    /// A PNG from a palette source, 8-bit and in colour, small enough to keep its rows.
+    private static func triesPalette(size: Size, options: EncodeOptions, traits: OutputTraits) -> Bool {
+        options.format == .png && traits.paletteSource && !traits.grey && !pngIsSixteenBit(options, traits)
+            && size.area <= maxPalettePixels
+    }
+
+    /// A PNG's depth: as asked, else as the source (16 for a 16-bit PNG, 8 otherwise).
+    private static func pngIsSixteenBit(_ options: EncodeOptions, _ traits: OutputTraits) -> Bool {
+        (options.bitDepth ?? (traits.sixteenBitSource ? 16 : 8)) == 16
     }
 
     /// - Parameter traits: what the output holds: PNG keeps alpha, grey (one channel), and a
@@ -67,12 +74,12 @@ public struct ImageEncoder: StripSink {
         let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
         switch options.format {
         case .png:
-            let sixteenBit = (options.bitDepth ?? (traits.sixteenBitSource ? 16 : 8)) == 16
+            let sixteenBit = Self.pngIsSixteenBit(options, traits)
             let layout = PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
             quantiser = Quantiser(layout: layout)
             var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
                                          compression: Int32(min(max(options.compression, 0), 9)),
-                                         palette: Self.triesPalette(size: size, format: .png, traits: traits) && !sixteenBit ? 1 : 0)
+                                         palette: Self.triesPalette(size: size, options: options, traits: traits) ? 1 : 0)
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_png_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
