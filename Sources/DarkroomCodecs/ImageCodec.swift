@@ -10,8 +10,25 @@ import DarkroomCore
 public enum ImageCodec {
     /// Header only; checks nothing against limits.
     public static func readInfo(_ bytes: [UInt8]) throws(CodecError) -> ImageInfo {
+        try readInfo(bytes, collecting: nil)
+    }
+
+    /// The header and the metadata blocks (EXIF, XMP, IPTC) of a PNG or JPEG, in one pass over
+    /// its header chunks or markers; no pixel is decoded.
+    public static func readHeader(_ bytes: [UInt8]) throws(CodecError) -> (info: ImageInfo, metadata: ImageMetadata) {
+        var blocks = dr_metadata()
+        defer { dr_metadata_free(&blocks) }
+        let info = try withUnsafeMutablePointer(to: &blocks) { (pointer) throws(CodecError) in
+            try readInfo(bytes, collecting: pointer)
+        }
+        return (info, ImageMetadata(copying: blocks))
+    }
+
+    private static func readInfo(_ bytes: [UInt8], collecting metadata: UnsafeMutablePointer<dr_metadata>?)
+        throws(CodecError) -> ImageInfo {
         guard !bytes.isEmpty else { throw CodecError(code: .notAnImage, message: "the file is empty") }
         let (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
+            info.metadata = metadata
             try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in
                 try CBridge.call { dr_read_info(input.baseAddress, input.count, &info, $0, $1) }
             }

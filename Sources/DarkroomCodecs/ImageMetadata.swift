@@ -19,24 +19,19 @@ public struct ImageMetadata: Sendable, Equatable {
 
     /// The blocks of the PNG or JPEG file `bytes` (header chunks and markers only; no pixel is
     /// decoded). A file that cannot be read has none: decoding reports that, not this.
+    /// (``ImageCodec/readHeader(_:)`` gives them with the header, in the same pass.)
     public static func read(from bytes: [UInt8]) -> ImageMetadata {
-        guard !bytes.isEmpty else { return ImageMetadata() }
-        var blocks = dr_metadata()
-        defer { dr_metadata_free(&blocks) }
-        withUnsafeMutablePointer(to: &blocks) { pointer in
-            var info = dr_info()
-            info.metadata = pointer
-            var message = [CChar](repeating: 0, count: CBridge.messageCapacity)
-            _ = bytes.withUnsafeBufferPointer { input in
-                dr_read_info(input.baseAddress, input.count, &info, &message, message.count)
-            }
-        }
+        (try? ImageCodec.readHeader(bytes).metadata) ?? ImageMetadata()
+    }
+
+    /// Copies the blocks a reader handed out (the caller still frees them).
+    init(copying blocks: dr_metadata) {
         func copy(_ data: UnsafeMutablePointer<UInt8>?, _ length: Int) -> [UInt8]? {
             guard let data, length > 0 else { return nil }
             return Array(UnsafeBufferPointer(start: data, count: length))
         }
-        return ImageMetadata(exif: copy(blocks.exif, blocks.exif_length), xmp: copy(blocks.xmp, blocks.xmp_length),
-                             iptc: copy(blocks.iptc, blocks.iptc_length))
+        self.init(exif: copy(blocks.exif, blocks.exif_length), xmp: copy(blocks.xmp, blocks.xmp_length),
+                  iptc: copy(blocks.iptc, blocks.iptc_length))
     }
 
     /// Runs `body` with the C view of the blocks (valid only during the call).

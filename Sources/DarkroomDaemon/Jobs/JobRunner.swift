@@ -73,8 +73,12 @@ public struct JobRunner: Sendable {
         // Planning: from the header alone.
         let plan: JobPlan
         do throws(ReportError) {
-            let header: ImageInfo
-            do throws(CodecError) { header = try ImageCodec.readInfo(bytes) } catch {
+            // The metadata blocks come with the header, in the same pass, when an output keeps them.
+            let keepsMetadata = spec.outputs.contains { $0.encoding.metadata != .strip }
+            let header: ImageInfo, metadata: ImageMetadata?
+            do throws(CodecError) {
+                if keepsMetadata { (header, metadata) = try ImageCodec.readHeader(bytes) } else { (header, metadata) = (try ImageCodec.readInfo(bytes), nil) }
+            } catch {
                 throw ReportError(code: error.code.rawValue, message: error.message)
             }
             draft.input.fill(from: header)
@@ -89,7 +93,7 @@ public struct JobRunner: Sendable {
             }
             var made = try JobPlan.make(header: header, outputs: spec.outputs, naming: spec.naming,
                                         seed: spec.seed ?? Self.freshSeed(), limits: limits, executor: executor)
-            if spec.outputs.contains(where: { $0.encoding.metadata != .strip }) { made.metadata = ImageMetadata.read(from: bytes) }
+            if let metadata { made.metadata = metadata }
             plan = made
         } catch {
             return .finished(draft.finish(.failed, error))
