@@ -78,17 +78,10 @@ public enum ChainRenderer {
         return seen
     }
 
-    /// Renders `chain` on `input` and encodes the result; nothing is written anywhere.
+    /// Renders a plan made by ``plan(_:header:bandHeight:autoOrient:color:)`` (with `executor`'s
+    /// band height); nothing is written anywhere.
     /// - Throws: ``CodecError`` (with code `timeout` when `deadline` passes, `too_large` when a
     ///   node would exceed `limits.maxPixels`).
-    public static func render(_ input: [UInt8], header: ImageInfo, chain: CompiledChain, options: EncodeOptions,
-                              limits: DecodeLimits, executor: StripExecutor = StripExecutor(),
-                              deadline: Deadline? = nil) throws(CodecError) -> Output {
-        try render(input, plan: plan(chain, header: header, bandHeight: executor.bandHeight), options: options,
-                   limits: limits, executor: executor, deadline: deadline)
-    }
-
-    /// Renders a plan made by ``plan(_:header:bandHeight:)`` (with `executor`'s band height).
     public static func render(_ input: [UInt8], plan: Plan, options: EncodeOptions, limits: DecodeLimits,
                               executor: StripExecutor = StripExecutor(),
                               deadline: Deadline? = nil) throws(CodecError) -> Output {

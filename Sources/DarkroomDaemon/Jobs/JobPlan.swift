@@ -11,7 +11,6 @@ struct JobPlan: Sendable {
         var config: OutputConfig
         var path: String
         var filters: [ResolvedFilter]
-        var chain: CompiledChain
         /// The graph the streaming engine will run, sizes fixed, and its shrink-on-load.
         var rendering: ChainRenderer.Plan
         var pipeline: Pipeline { rendering.pipeline }
@@ -59,7 +58,7 @@ struct JobPlan: Sendable {
                     "\(RawName.display(path)): \(names.joined(separator: ", ")) would make a \(size) image, "
                     + "more than limits.max_pixels (\(limits.maxPixels))")
             }
-            planned.append(Output(config: output, path: path, filters: filters, chain: chain, rendering: rendering))
+            planned.append(Output(config: output, path: path, filters: filters, rendering: rendering))
         }
         return JobPlan(header: header, seed: seed, outputs: planned)
     }

@@ -123,7 +123,7 @@ public struct JobRunner: Sendable {
                                                           deadline: deadline, executor: executor)
                 if shouldAbandon() { return .abandoned }
                 let writeClock = Stopwatch()
-                let placed = try OutputPlacement.write(rendered.encoded, to: output.path, owner: spec.owner)
+                let placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner)
                 draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds)
             } catch {
                 return .finished(draft.finish(.failed, error))

@@ -45,15 +45,15 @@ struct ReportDraft {
     }
 
     /// One output written.
-    mutating func add(_ rendered: OutputRendering.Rendered, placed: OutputPlacement.Placed, plan: JobPlan.Output,
+    mutating func add(_ rendered: ChainRenderer.Output, placed: OutputPlacement.Placed, plan: JobPlan.Output,
                       seed: UInt64, writeSeconds: Double) {
         decodeSeconds += rendered.stats.decodeSeconds
         encodeSeconds += rendered.stats.encodeSeconds + writeSeconds
         input.shrinkOnLoad = min(input.shrinkOnLoad ?? rendered.shrinkOnLoad, rendered.shrinkOnLoad)
-        for warning in rendered.warnings { warn(warning) }
+        for warning in rendered.warnings + rendered.metadataWarnings { warn(warning) }
         outputs.append(JobReport.Output(
             path: RawName.display(placed.path), format: ImageFormat(plan.config.format).rawValue,
-            width: rendered.size.width, height: rendered.size.height, bytes: rendered.encoded.count,
+            width: rendered.size.width, height: rendered.size.height, bytes: rendered.bytes.count,
             chain: plan.filters.map { JobReport.ChainStep($0) }, seed: seed,
             nodes: rendered.stats.nodes.map { .init(filters: $0.names, seconds: $0.seconds, width: $0.size.width, height: $0.size.height) },
             peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad, conflict: placed.conflict,
