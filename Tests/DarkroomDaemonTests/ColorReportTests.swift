@@ -56,4 +56,22 @@ final class ColorReportTests: XCTestCase {
         XCTAssertNil(report.outputs.first?.colorConvertedFrom)
         XCTAssertEqual(report.outputs.first?.orientationApplied, 6)
     }
+
+    /// Stray bytes before the scan and an unusable profile, through two outputs: the report
+    /// names both problems, each once.
+    func testEveryProblemIsNamedOnceHoweverManyOutputsMetIt() throws {
+        let folder = TemporaryFolder()
+        var jpeg = try portrait(icc: Array("not an ICC profile at all, just text".utf8))
+        let sos = try XCTUnwrap((2..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        jpeg.insert(contentsOf: [0x12, 0x34, 0x56], at: sos)
+        let input = folder.write("in/p.jpg", jpeg)
+        let report = runner.run(inputPath: input, watchName: "w", outputs: [
+            OutputConfig(pathTemplate: folder.file("out/{stem}.jpg"), format: .jpeg, chain: ChainSpec([])),
+            OutputConfig(pathTemplate: folder.file("out/{stem}.png"), format: .png, chain: ChainSpec([]))], seed: 1)
+        XCTAssertEqual(report.status, .ok, report.error?.description ?? "")
+        let warnings = report.input.warning?.components(separatedBy: "; ICC") ?? []
+        XCTAssertEqual(warnings.count, 2, report.input.warning ?? "no warning")
+        XCTAssertTrue(warnings.first?.contains("extraneous bytes") == true, report.input.warning ?? "no warning")
+        XCTAssertTrue(warnings.last?.hasPrefix(" profile ignored") == true, report.input.warning ?? "no warning")
+    }
 }

@@ -81,7 +81,7 @@ public struct JobRunner: Sendable {
             } catch {
                 throw ReportError(code: error.code.rawValue, message: error.message)
             }
-            draft.input.fill(from: header)
+            draft.fill(from: header)
             guard !spec.outputs.isEmpty else {
                 // Nothing to write: still read every pixel, so a broken file is reported as broken.
                 do throws(CodecError) {

@@ -14,6 +14,8 @@ struct ReportDraft {
     let started = Date()
     private let clock = Stopwatch()
     var input: JobReport.Input
+    /// The problems forgiven so far, each once, in order; `input.warning` joins them.
+    private var warnings = [String]()
     var outputs = [JobReport.Output]()
     var decodeSeconds = 0.0
     var encodeSeconds = 0.0
@@ -36,12 +38,18 @@ struct ReportDraft {
 
     /// Adds a problem that was forgiven to the input's `warning` (several are joined by "; ";
     /// one that every output met is listed once).
-    mutating func warn(_ text: String) {
-        guard let earlier = input.warning else { input.warning = text; return }
-        // Compared whole, not split at "; ": a warning may hold "; " itself.
-        let listed = earlier == text || earlier.hasPrefix(text + "; ") || earlier.hasSuffix("; " + text)
-            || earlier.contains("; " + text + "; ")
-        if !listed { input.warning = earlier + "; " + text }
+    mutating func warn(_ text: String?) {
+        guard let text, !warnings.contains(text) else { return }
+        warnings.append(text)
+        input.warning = warnings.joined(separator: "; ")
+    }
+
+    /// What the header says of the input, and the problems it shows (a stray byte, an unusable
+    /// ICC profile: both are listed).
+    mutating func fill(from header: ImageInfo) {
+        input.fill(from: header)
+        warn(header.warning)
+        warn(header.iccWarning)
     }
 
     /// One output written.

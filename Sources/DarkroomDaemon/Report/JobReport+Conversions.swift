@@ -11,7 +11,6 @@ extension JobReport.Input {
         bitDepth = info.bitDepth
         orientation = info.orientation
         icc = info.icc?.problem == nil ? info.icc?.name : nil
-        warning = warning ?? info.warning ?? info.iccWarning
     }
 }
 
