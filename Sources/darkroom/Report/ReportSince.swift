@@ -1,4 +1,5 @@
 import Foundation
+import DarkroomDaemon
 
 /// `--since`: a duration back from now (`90s`, `30m`, `1h`, `2d`, `1w`) or a point in time
 /// (`2026-11-20`, local midnight; `2026-11-20T14:00`, local; `2026-11-20T14:00:00Z`, UTC).
@@ -8,7 +9,7 @@ enum ReportSince {
         if let unit = text.last, let scale = units[unit], let amount = Double(text.dropLast()), amount >= 0 {
             return now.addingTimeInterval(-amount * scale)
         }
-        if let utc = ReportDate.parse(text) { return utc }
+        if let utc = ISOTime.parseUTC(text) { return utc }
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = .current

@@ -1,4 +1,5 @@
 import Foundation
+import DarkroomDaemon
 
 /// Everything `darkroom report` prints, accumulated one report at a time in constant memory:
 /// counts, sums, the slowest few files and a histogram of times for the percentiles.
@@ -69,8 +70,8 @@ struct ReportSummary {
     /// which `jq` reads as null.
     var json: JSON {
         JSON(files: files, statuses: statuses, errorCodes: errorCodes, watches: watches, inputBytes: inputBytes,
-             outputFiles: outputFiles, outputBytes: outputBytes, first: first.map(ISOFormat.string),
-             last: last.map(ISOFormat.string), periodSeconds: periodSeconds, filesPerMinute: filesPerMinute,
+             outputFiles: outputFiles, outputBytes: outputBytes, first: first.map(ISOTime.format),
+             last: last.map(ISOTime.format), periodSeconds: periodSeconds, filesPerMinute: filesPerMinute,
              totalSeconds: totalSeconds, medianSeconds: medianSeconds, p95Seconds: p95Seconds,
              maxSeconds: maxSeconds, slowest: slowest, unreadable: unreadable)
     }
@@ -120,14 +121,5 @@ struct TimeHistogram {
             if seen >= max(rank, 1) { return i == 0 ? Self.floor : Self.floor * pow(Self.ratio, Double(i)) }
         }
         return nil
-    }
-}
-
-/// ISO 8601 in UTC with milliseconds, as the reports write dates.
-enum ISOFormat {
-    static func string(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
     }
 }
