@@ -20,6 +20,9 @@ struct RunCommand: ParsableCommand {
     var config: String?
 
     func run() throws {
+        // Before anything starts a thread: every thread inherits the mask, so no thread can
+        // swallow SIGTERM/SIGINT/SIGHUP before the daemon takes them (see SignalInbox).
+        SignalInbox.blockHandledSignals()
         let loaded: DaemonConfig
         do {
             loaded = try config.map { try ConfigLoader.load(path: $0) }

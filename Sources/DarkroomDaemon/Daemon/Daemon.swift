@@ -6,13 +6,14 @@ import Glibc
 import Logging
 
 /// The long-running service: watches the configured folders and processes every image that
-/// lands in them (see DESIGN.md §5 and the README's "Daemon" section).
+/// lands in them (the README's "Daemon" section says what operators rely on).
 ///
 /// Threads: the thread calling ``run()`` owns inotify (``WatchLoop``); the ``Intake``'s serial
 /// queue owns the settle check, the backlog and retries; a bounded pool of Dispatch workers
-/// runs jobs (strips inside a job use the executor's concurrency); signals arrive on a serial
-/// Dispatch queue. They meet only in ``JobQueue``, the intake's entry points (which hop onto
-/// its queue), the memory budget, and the lock-protected ``Control`` and statistics.
+/// runs jobs (strips inside a job use the executor's concurrency); signals arrive on a
+/// thread of their own (``SignalInbox``). They meet only in ``JobQueue``, the intake's entry
+/// points (which hop onto its queue), the memory budget, and the lock-protected ``Control``
+/// and statistics.
 public final class Daemon: Sendable {
     private let initialConfig: DaemonConfig
     private let configPath: String?
@@ -44,9 +45,11 @@ public final class Daemon: Sendable {
     /// Runs until SIGTERM or SIGINT, then finishes the files in flight and returns the exit code:
     /// 0 after a clean stop, 1 when the daemon could not start.
     public func run() -> Int32 {
-        let signalQueue = DispatchQueue(label: "darkroom.signals")
-        let sources = installSignalHandlers(on: signalQueue)
-        defer { sources.forEach { $0.cancel() } }
+        // Armed before anything else: a signal sent at any moment after main blocked it is heard.
+        let signals = SignalInbox { [self] sig in
+            if sig == SIGHUP { reloadConfig() } else { control.withLock { $0.stopSignal = sig } }
+        }
+        defer { signals.close() }
 
         let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor(), activity: activity,
                                      budget: Locked(makeBudget(initialConfig, previous: nil)))
@@ -191,21 +194,6 @@ public final class Daemon: Sendable {
                 }
             }
         }
-    }
-
-    /// Signals arrive as Dispatch events, not in a signal handler, so the handlers may lock and log.
-    private func installSignalHandlers(on queue: DispatchQueue) -> [any DispatchSourceSignal] {
-        var sources = [any DispatchSourceSignal]()
-        for sig in [SIGTERM, SIGINT, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler { [self] in
-                if sig == SIGHUP { reloadConfig() } else { control.withLock { $0.stopSignal = sig } }
-            }
-            source.resume()
-            sources.append(source)
-        }
-        return sources
     }
 
     /// Loads the config file again; a valid one is handed to the watcher thread, an invalid one
