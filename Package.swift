@@ -49,8 +49,8 @@ let package = Package(
             ]
         ),
 
-        // Helpers every test target shares (temporary folders).
-        .target(name: "DarkroomTestSupport", path: "Tests/DarkroomTestSupport"),
+        // Helpers every test target shares (temporary folders, reference tools, PSNR).
+        .target(name: "DarkroomTestSupport", dependencies: ["DarkroomCore"], path: "Tests/DarkroomTestSupport"),
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],

@@ -7,6 +7,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           liblcms2-dev  # colour management: ICC profiles, CMYK
           libvips-tools imagemagick    # vips and ImageMagick are the tests' reference implementations
           python3 python3-prometheus-client util-linux  # the operations tests: Prometheus parser, `script` for a pty
+          liblcms2-utils       # jpgicc: Little CMS's own rendering-intent reference
           libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test
           libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
           libimage-exiftool-perl)  # exiftool reads back the metadata the tests write

@@ -1,5 +1,7 @@
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomTestSupport
+import Foundation
 import XCTest
 
 /// Colour management against libvips' `icc_transform --embedded` (itself Little CMS): embedded
@@ -48,6 +50,26 @@ final class ColorManagementTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Matrix-shaper profiles give one result for every intent; this one (a LUT profile made at
+    /// test time with Little CMS, Fixtures/make_lut_profile.py) has different perceptual and
+    /// relative colorimetric tables, so each intent is checked against Little CMS's own `jpgicc`.
+    func testEachIntentUsesItsOwnTableAsLittleCMSDoes() throws {
+        let folder = TemporaryFolder()
+        let profilePath = folder.file("lut.icc")
+        _ = try ReferenceTool.output(("python3", "python3"), [Fixtures.path("make_lut_profile.py"), profilePath])
+        let input = try tagged([UInt8](try Data(contentsOf: URL(fileURLWithPath: profilePath))), format: .jpeg)
+        let inputPath = try ReferenceTool.file(input, named: "in.jpg", in: folder)
+        var ours = [ColorOptions.Intent: Image]()
+        for (intent, flag) in [(ColorOptions.Intent.perceptual, "-t0"), (.relative, "-t1")] {
+            _ = try ReferenceTool.output(ReferenceTool.jpgicc, [flag, "-q100", inputPath, folder.file("\(flag).jpg")])
+            let reference = try ImageCodec.decode(try folder.bytes("\(flag).jpg")).image
+            ours[intent] = try render(input, color: ColorOptions(intent: intent)).image
+            XCTAssertGreaterThanOrEqual(psnr(try XCTUnwrap(ours[intent]), reference), 38, "\(intent) against jpgicc \(flag)")
+        }
+        // The tables differ by half the chroma and 40° of hue: the two results must be far apart.
+        XCTAssertLessThan(psnr(try XCTUnwrap(ours[.perceptual]), try XCTUnwrap(ours[.relative])), 25)
     }
 
     /// Photoshop's CMYK JPEG (inverted, Adobe marker) through its profile.

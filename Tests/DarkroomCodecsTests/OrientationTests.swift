@@ -1,5 +1,6 @@
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomTestSupport
 import XCTest
 
 /// `auto_orient`: EXIF orientations 1–8 turned upright exactly as `vips autorot` does (pixel for

@@ -74,4 +74,35 @@ final class ColorReportTests: XCTestCase {
         XCTAssertTrue(warnings.first?.contains("extraneous bytes") == true, report.input.warning ?? "no warning")
         XCTAssertTrue(warnings.last?.hasPrefix(" profile ignored") == true, report.input.warning ?? "no warning")
     }
+
+    /// `intent:` in a config reaches Little CMS: a LUT profile whose perceptual and relative
+    /// tables differ (made at test time with lcms), each output against `jpgicc -t0` / `-t1`.
+    func testTheConfigsIntentReachesTheConversion() throws {
+        let folder = TemporaryFolder()
+        let script = adobeRGB.deletingLastPathComponent().appendingPathComponent("make_lut_profile.py").path
+        _ = try ReferenceTool.output(("python3", "python3"), [script, folder.file("lut.icc")])
+        let card = testCard(width: 48, height: 32)
+        let input = folder.write("in/p.jpg", try ImageCodec.encode(card, options: EncodeOptions(
+            format: .jpeg, quality: 95, icc: try folder.bytes("lut.icc"))))
+        let config = try ConfigLoader.parse(text: """
+            watches:
+              - name: w
+                path: ./in
+                outputs:
+                  - path: ./out/{stem}-relative.png
+                    intent: relative
+                    chain: []
+                  - path: ./out/{stem}-perceptual.png
+                    intent: perceptual
+                    chain: []
+            """, fileName: "intent.yaml", baseDirectory: folder.path)
+        let report = runner.run(inputPath: input, watchName: "w", outputs: config.watches[0].outputs, seed: 1)
+        XCTAssertEqual(report.status, .ok, report.error?.description ?? "")
+        for (name, flag) in [("relative", "-t1"), ("perceptual", "-t0")] {
+            _ = try ReferenceTool.output(ReferenceTool.jpgicc, [flag, "-q100", input, folder.file("\(flag).jpg")])
+            let reference = try ImageCodec.decode(try folder.bytes("\(flag).jpg")).image
+            let ours = try ImageCodec.decode(try folder.bytes("out/p-\(name).png")).image
+            XCTAssertGreaterThanOrEqual(psnr(ours, reference), 38, "intent: \(name) against jpgicc \(flag)")
+        }
+    }
 }

@@ -12,6 +12,8 @@ public enum ReferenceTool {
     public static let exiftool = ("exiftool", "libimage-exiftool-perl")
     public static let identify = ("identify-im6.q16", "imagemagick")
     public static let convert = ("convert-im6.q16", "imagemagick")
+    /// Little CMS's own ICC applier for JPEG (the reference for rendering intents).
+    public static let jpgicc = ("jpgicc", "liblcms2-utils")
 
     /// Standard output of `tool` run with `arguments`; throws when it is missing or fails.
     public static func output(_ tool: (name: String, package: String), _ arguments: [String]) throws -> String {
