@@ -25,6 +25,25 @@ final class SettleTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.settled(now: 460 * ms) { _ in self.status(size: 200) }, ["/in/a.jpg"])
     }
 
+    /// A writer that closes the file after each burst announces it again: the wait restarts
+    /// from that announcement, since the file it announces has changed.
+    func testAFileAnnouncedAgainWithAnotherSizeStartsItsWaitAgain() {
+        var tracker = SettleTracker(capacity: 10)
+        XCTAssertTrue(tracker.observe("/in/a.jpg", status: status(size: 100), settleMilliseconds: 250, now: 0))
+        XCTAssertTrue(tracker.observe("/in/a.jpg", status: status(size: 200), settleMilliseconds: 250, now: 200 * ms))
+        XCTAssertEqual(tracker.count, 1, "one file, announced twice")
+        XCTAssertEqual(tracker.settled(now: 300 * ms) { _ in self.status(size: 200) }, [], "250 ms from the second announcement")
+        XCTAssertEqual(tracker.settled(now: 460 * ms) { _ in self.status(size: 200) }, ["/in/a.jpg"])
+    }
+
+    /// The same announcement again (a scan finding a file already waiting) does not restart it.
+    func testAFileAnnouncedAgainUnchangedKeepsItsPlace() {
+        var tracker = SettleTracker(capacity: 10)
+        XCTAssertTrue(tracker.observe("/in/a.jpg", status: status(size: 100), settleMilliseconds: 250, now: 0))
+        XCTAssertTrue(tracker.observe("/in/a.jpg", status: status(size: 100), settleMilliseconds: 250, now: 200 * ms))
+        XCTAssertEqual(tracker.settled(now: 260 * ms) { _ in self.status(size: 100) }, ["/in/a.jpg"])
+    }
+
     func testATouchedFileStartsItsWaitAgain() {
         var tracker = SettleTracker(capacity: 10)
         XCTAssertTrue(tracker.observe("/in/a.jpg", status: status(size: 100, mtime: 1), settleMilliseconds: 250, now: 0))

@@ -105,6 +105,32 @@ final class DaemonEndToEndTests: XCTestCase {
         stop(daemon)
     }
 
+    /// A slow writer (a camera over Wi-Fi, a copy over a busy share) appends in bursts, closing
+    /// the file after each, with pauses shorter than the settle time: the file is taken only
+    /// once complete. Each pause is half the settle time, so a wait that did not restart at each
+    /// change would take the file half-written (a truncated PNG) every time.
+    func testAFileStillGrowingIsNotTakenUntilItStopsChanging() throws {
+        let s = Scratch()
+        s.writeConfig(config(s).replacingOccurrences(of: "settle_ms: 100", with: "settle_ms: 400"))
+        let daemon = try start(s)
+        let png = try picture(width: 300, height: 200, format: .png)
+        let pieces = 12
+        let step = (png.count + pieces - 1) / pieces
+        for start in stride(from: 0, to: png.count, by: step) {
+            let fd = open(s.path("inbox/slow.png"), O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            _ = png.withUnsafeBytes { write(fd, $0.baseAddress! + start, min(step, png.count - start)) }
+            close(fd)
+            usleep(200_000)
+        }
+        XCTAssertTrue(eventually { s.exists("reports/slow.png.json") }, "log:\n\(tail(daemon))")
+        let report = try XCTUnwrap(s.report("reports/slow.png.json"))
+        XCTAssertEqual(report["status"] as? String, "ok", "taken half-written? \(report["error"] ?? "")")
+        let input = try XCTUnwrap(report["input"] as? [String: Any])
+        XCTAssertEqual(input["bytes"] as? Int, png.count, "the report describes the whole file")
+        XCTAssertTrue(s.read("done/slow.png") == png, "the whole file is moved to done/")
+        stop(daemon)
+    }
+
     func testFilesPresentAtStartAreProcessedAndARestartDoesNotProcessThemAgain() throws {
         let s = Scratch()
         s.writeConfig(config(s, onSuccess: "keep", workers: 1))
