@@ -131,6 +131,35 @@ final class DaemonEndToEndTests: XCTestCase {
         stop(daemon)
     }
 
+    /// The report's timings describe the job that ran: in order, inside the time the test saw
+    /// pass, `finished - started` is `total`, and `total` holds decoding and encoding.
+    func testTheReportsTimingsDescribeTheJobThatRan() throws {
+        let s = Scratch()
+        s.writeConfig(config(s))
+        let daemon = try start(s)
+        let dropped = Date()
+        s.writeAndRename("inbox/timed.jpg", try picture(width: 1600, height: 1200, format: .jpeg))
+        XCTAssertTrue(eventually { s.exists("reports/timed.jpg.json") }, "log:\n\(tail(daemon))")
+        let seen = Date()
+        let timings = try XCTUnwrap(s.report("reports/timed.jpg.json")?["timings"] as? [String: Any])
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let date = { (key: String) throws -> Date in try XCTUnwrap((timings[key] as? String).flatMap(iso.date(from:)), key) }
+        let (queued, started, finished) = (try date("queued"), try date("started"), try date("finished"))
+        let seconds = { (key: String) throws -> Double in try XCTUnwrap(timings[key] as? Double, key) }
+        let (decode, encode, total) = (try seconds("decode"), try seconds("encode"), try seconds("total"))
+        let ms = 0.0015  // the report's times are written to the millisecond
+        XCTAssertGreaterThanOrEqual(queued.timeIntervalSince(dropped), -ms, "queued after the file was dropped")
+        XCTAssertLessThanOrEqual(queued, started)
+        XCTAssertLessThan(started, finished, "a 2-megapixel job takes time")
+        XCTAssertLessThanOrEqual(finished.timeIntervalSince(seen), ms, "finished before the report was seen")
+        XCTAssertEqual(finished.timeIntervalSince(started), total, accuracy: 2 * ms)
+        XCTAssertGreaterThan(decode, 0)
+        XCTAssertGreaterThan(encode, 0)
+        XCTAssertGreaterThanOrEqual(total, decode + encode)
+        stop(daemon)
+    }
+
     func testFilesPresentAtStartAreProcessedAndARestartDoesNotProcessThemAgain() throws {
         let s = Scratch()
         s.writeConfig(config(s, onSuccess: "keep", workers: 1))
