@@ -83,6 +83,10 @@ final class StderrLogHandlerTests: XCTestCase {
         XCTAssertEqual(RawName.display(name), "caf\\xE9\\xFF.png")
         XCTAssertEqual(RawName.string(fromBytes: Array("ünï 写真.png".utf8)), "ünï 写真.png")
         XCTAssertEqual(RawName.display("new\nline\u{1B}.png"), "new\\nline\\x1B.png")
+        // A name holding a backslash as text must not read as an escape: it is doubled.
+        let literal = "caf\\xE9.png"
+        XCTAssertEqual(RawName.display(literal), "caf\\\\xE9.png")
+        XCTAssertNotEqual(RawName.display(literal), RawName.display(RawName.string(fromBytes: Array("caf".utf8) + [0xE9] + Array(".png".utf8))))
     }
 
     func testJournalLinesStartWithTheSyslogPriority() {

@@ -215,25 +215,37 @@ final class DaemonHardeningEndToEndTests: XCTestCase {
         stop(daemon)
     }
 
+    /// A Latin-1 name (the raw byte 0xE9) and a name holding a backslash, `x`, `E`, `9` as
+    /// text: both processed, and logs and reports show them differently (the backslash doubled).
     func testANameThatIsNotUTF8IsProcessedAndShownEscaped() throws {
         let s = Scratch()
         s.writeConfig(config(s))
         let daemon = try start(s)
         let raw: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)  // Latin-1 "café.png"
+        let literal = Array("caf\\xE9.png".utf8)  // a backslash, then x E 9, as text
         let bytes = try picture(width: 6, height: 6, format: .png)
         s.makeFolder("staging")
-        _ = FileManager.default.createFile(atPath: s.path("staging/latin1"), contents: Data(bytes))
-        XCTAssertEqual(RawPath.rename(s.path("staging/latin1"), to: Array(s.path("inbox/").utf8) + raw), 0)
+        for (i, name) in [raw, literal].enumerated() {
+            _ = FileManager.default.createFile(atPath: s.path("staging/\(i)"), contents: Data(bytes))
+            XCTAssertEqual(RawPath.rename(s.path("staging/\(i)"), to: Array(s.path("inbox/").utf8) + name), 0)
+        }
 
-        XCTAssertTrue(eventually { RawPath.names(in: s.path("done")) == [raw] }, tail(daemon))
-        XCTAssertEqual(RawPath.names(in: s.path("reports")), [raw + Array(".json".utf8)], "the report keeps the name's bytes")
-        XCTAssertEqual(RawPath.names(in: s.path("out")), [Array("caf".utf8) + [0xE9] + Array(".png".utf8)])
-        let reportBytes = try XCTUnwrap(RawPath.read(Array(s.path("reports/").utf8) + raw + Array(".json".utf8)))
-        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reportBytes)) as? [String: Any])
-        let input = try XCTUnwrap(report["input"] as? [String: Any])
-        XCTAssertTrue((input["path"] as? String ?? "").hasSuffix("/caf\\xE9.png"), "\(input["path"] ?? "")")
-        XCTAssertEqual(report["status"] as? String, "ok")
-        XCTAssertTrue(daemon.log.contains("caf\\xE9.png → "), tail(daemon))
+        XCTAssertTrue(eventually { RawPath.names(in: s.path("done")).sorted { $0.lexicographicallyPrecedes($1) } == [literal, raw] },
+                      tail(daemon))
+        XCTAssertEqual(Set(RawPath.names(in: s.path("reports"))), [raw + Array(".json".utf8), literal + Array(".json".utf8)],
+                       "the reports keep the names' bytes")
+        XCTAssertEqual(Set(RawPath.names(in: s.path("out"))), [raw, literal])
+        var shown = [String]()
+        for name in [raw, literal] {
+            let reportBytes = try XCTUnwrap(RawPath.read(Array(s.path("reports/").utf8) + name + Array(".json".utf8)))
+            let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reportBytes)) as? [String: Any])
+            XCTAssertEqual(report["status"] as? String, "ok")
+            let input = try XCTUnwrap(report["input"] as? [String: Any])
+            shown.append(String((input["path"] as? String ?? "").split(separator: "/").last ?? ""))
+        }
+        XCTAssertEqual(shown, ["caf\\xE9.png", "caf\\\\xE9.png"], "raw byte as \\xE9, a real backslash doubled")
+        XCTAssertTrue(daemon.log.contains(" caf\\xE9.png → "), tail(daemon))
+        XCTAssertTrue(daemon.log.contains(" caf\\\\xE9.png → "), tail(daemon))
         stop(daemon)
     }
 
