@@ -1,4 +1,5 @@
 import DarkroomCodecs
+import DarkroomTestSupport
 import Foundation
 import Glibc
 import XCTest
@@ -438,7 +439,7 @@ enum PNGBomb {
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, !data.isEmpty else { throw XCTSkip("python3 is needed to make the test PNG") }
+        guard process.terminationStatus == 0, !data.isEmpty else { throw TestEnvironment.unavailable("python3, to make the test PNG") }
         return Array(data)
     }
 }

@@ -88,7 +88,7 @@ final class DaemonProcess {
                 url.deleteLastPathComponent()
             }
         }
-        throw XCTSkip("darkroom binary not found next to the tests; build it or set DARKROOM_BIN")
+        throw TestEnvironment.unavailable("the darkroom binary next to the tests (swift build builds it) or DARKROOM_BIN")
     }
 
     init(scratch: Scratch, arguments: [String], environment extra: [String: String] = [:]) throws {
@@ -157,13 +157,13 @@ final class DaemonProcess {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw XCTSkip("cannot make a notify socket at \(path)")
+            throw TestEnvironment.unavailable("a notify socket at \(path) (a path short enough for sockaddr_un)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard rc == 0 else { throw XCTSkip("cannot bind \(path)") }
+        guard rc == 0 else { throw TestEnvironment.unavailable("a notify socket bound at \(path)") }
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
@@ -214,7 +214,7 @@ extension XCTestCase {
     func mountTmpfs(_ folder: String, options: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard mount("tmpfs", folder, "tmpfs", 0, options) == 0 else {
-            throw XCTSkip("cannot mount a tmpfs at \(folder) (\(String(cString: strerror(errno)))); this test needs root")
+            throw TestEnvironment.unavailable("a tmpfs mounted at \(folder) (\(String(cString: strerror(errno)))): this test needs root")
         }
         addTeardownBlock { umount2(folder, Int32(MNT_DETACH)) }
     }

@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Foundation
 import XCTest
 
@@ -55,17 +56,21 @@ func darkroomPeakRSS(_ arguments: [String]) throws -> (result: CommandResult, pe
     return (result, peak)
 }
 
-/// Runs `script` with python3 (which `scripts/install-deps.sh` installs, with prometheus_client).
+/// Runs `script` with a python3 that can import `module` (Debian's /usr/bin/python3 has
+/// prometheus_client from python3-prometheus-client, which scripts/install-deps.sh installs; the
+/// first python3 on PATH may be another, such as a pyenv one, without it).
 func python(_ script: String, arguments: [String] = [], requiring module: String? = nil) throws -> CommandResult {
+    var interpreter = ["/usr/bin/env", "python3"]
     if let module {
-        let probe = try runProgram("/usr/bin/env", ["python3", "-c", "import \(module)"])
-        if probe.status != 0 {
-            let message = "python3 with \(module) is needed (scripts/install-deps.sh installs python3-prometheus-client)"
-            if let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty { XCTFail(message) }
-            throw XCTSkip(message)
+        let candidates = [["/usr/bin/python3"], ["/usr/bin/env", "python3"]]
+        guard let found = try candidates.first(where: { c in
+            try FileManager.default.isExecutableFile(atPath: c[0]) && (runProgram(c[0], Array(c.dropFirst()) + ["-c", "import \(module)"])).status == 0
+        }) else {
+            throw TestEnvironment.unavailable("a python3 with \(module) (scripts/install-deps.sh installs python3-prometheus-client)")
         }
+        interpreter = found
     }
-    return try runProgram("/usr/bin/env", ["python3", "-c", script] + arguments)
+    return try runProgram(interpreter[0], Array(interpreter.dropFirst()) + ["-c", script] + arguments)
 }
 
 /// Runs a program to its end, collecting its output.
