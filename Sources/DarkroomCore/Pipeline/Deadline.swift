@@ -25,4 +25,16 @@ public struct Deadline: Sendable, Hashable {
 public enum PipelineError: Error, Sendable, Equatable {
     /// The ``Deadline`` passed.
     case timedOut
+    /// A kernel read pixels outside the region it declared (a bug in that filter, named here).
+    case kernelReadOutsideItsRegion(String)
+}
+
+extension PipelineError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .timedOut: "the time limit passed"
+        case .kernelReadOutsideItsRegion(let kernel):
+            "internal error: \(kernel) read pixels outside the region it declared; please report this with the chain"
+        }
+    }
 }

@@ -60,25 +60,26 @@ extension Pipeline {
     }
 
     /// Renders from an in-memory image (which must have the size the pipeline was built for).
-    public func render(_ image: Image, executor: StripExecutor = StripExecutor()) -> (image: Image, stats: RenderStats) {
+    /// Throws only for a bug in a kernel (``PipelineError/kernelReadOutsideItsRegion(_:)``):
+    /// there is no decoder, encoder or deadline to fail.
+    public func render(_ image: Image, executor: StripExecutor = StripExecutor()) throws -> (image: Image, stats: RenderStats) {
         var sink = ImageSink(size: outputSize)
-        // Nothing in an in-memory render can fail: no decoder, no encoder, no deadline.
-        let stats = try! run(from: ImageSource(image, crop: sourceCrop), into: &sink, executor: executor)
+        let stats = try run(from: ImageSource(image, crop: sourceCrop), into: &sink, executor: executor)
         return (sink.image, stats)
     }
 }
 
 extension CompiledChain {
     /// Runs the chain on an in-memory image through the streaming pipeline.
-    public func run(_ image: Image, executor: StripExecutor = StripExecutor()) -> (image: Image, stats: RenderStats) {
-        Pipeline(chain: self, source: Pipeline.traits(of: image), bandHeight: executor.bandHeight)
+    public func run(_ image: Image, executor: StripExecutor = StripExecutor()) throws -> (image: Image, stats: RenderStats) {
+        try Pipeline(chain: self, source: Pipeline.traits(of: image), bandHeight: executor.bandHeight)
             .render(image, executor: executor)
     }
 }
 
 extension RegionFilter {
     /// This filter alone on an in-memory image, through the streaming pipeline.
-    public func apply(to input: Image, executor: StripExecutor = StripExecutor()) -> Image {
-        CompiledChain(stages: [.region(name: Self.descriptor.name, filter: self)]).run(input, executor: executor).image
+    public func apply(to input: Image, executor: StripExecutor = StripExecutor()) throws -> Image {
+        try CompiledChain(stages: [.region(name: Self.descriptor.name, filter: self)]).run(input, executor: executor).image
     }
 }

@@ -308,10 +308,14 @@ final class PipelineRun: @unchecked Sendable {
             }
             let pixels = memory.pixels(bandPixels(n))
             let start = Deadline.now()
+            var overreach = false
             rows.withUnsafeBufferPointer { rows in
-                kernel.render(rgb8: RGB8RegionView(rect: region, rows: rows.baseAddress!),
-                              into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+                withUnsafeMutablePointer(to: &overreach) { flag in
+                    kernel.render(rgb8: RGB8RegionView(rect: region, rows: rows.baseAddress!, overreach: flag),
+                                  into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+                }
             }
+            try checkReads(overreach, of: kernel, node: n, output: pixels)
             finish(n, pixels, rows: rect.height)
             account(n, since: start)
             return pixels
@@ -325,6 +329,7 @@ final class PipelineRun: @unchecked Sendable {
             let pixels = memory.pixels(bandPixels(n))
             let start = Deadline.now()
             kernel.render(leases.map(\.view), into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+            try checkReads(leases.contains { $0.overreach.pointee }, of: kernel, node: n, output: pixels)
             finish(n, pixels, rows: rect.height)
             account(n, since: start)
             return pixels
@@ -406,6 +411,15 @@ final class PipelineRun: @unchecked Sendable {
         }
     }
 
+    /// Fails the render when `kernel` read outside the regions it declared (its views answered
+    /// those reads with their nearest pixel, so no memory was read that the run does not own).
+    private func checkReads(_ overreached: Bool, of kernel: any PixelKernel, node n: Int,
+                            output pixels: UnsafeMutablePointer<Pixel>) throws {
+        guard overreached else { return }
+        memory.release(pixels, count: bandPixels(n), reusable: false)
+        throw PipelineError.kernelReadOutsideItsRegion(String(describing: type(of: kernel)))
+    }
+
     // MARK: Views
 
     /// Bands held for one kernel call, and the row pointers (and any copied rows) of its view.
@@ -415,8 +429,10 @@ final class PipelineRun: @unchecked Sendable {
         let rows: UnsafeMutablePointer<UnsafePointer<Pixel>>
         let scratch: UnsafeMutablePointer<Pixel>?
         let scratchCount: Int
-        var view: RegionView { RegionView(rect: rect, rows: rows) }
+        var view: RegionView { RegionView(rect: rect, rows: rows, overreach: overreach) }
         let rect: Rect
+        /// Set by the view when the kernel read outside `rect`.
+        let overreach: UnsafeMutablePointer<Bool>
     }
 
     /// A view of `rect` of node `n`'s output, reads outside it answered by `edge`.
@@ -489,11 +505,15 @@ final class PipelineRun: @unchecked Sendable {
                 }
             }
         }
-        return Lease(node: n, bands: range, rows: rows, scratch: scratch, scratchCount: scratchCount, rect: rect)
+        let overreach = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        overreach.initialize(to: false)
+        return Lease(node: n, bands: range, rows: rows, scratch: scratch, scratchCount: scratchCount, rect: rect,
+                     overreach: overreach)
     }
 
     func end(_ lease: Lease) {
         lease.rows.deallocate()
+        lease.overreach.deallocate()
         if let scratch = lease.scratch { memory.release(scratch, count: lease.scratchCount, reusable: false) }
         if let bands = lease.bands { for k in bands { release(lease.node, k) } }
     }

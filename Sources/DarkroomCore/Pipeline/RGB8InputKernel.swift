@@ -17,10 +17,16 @@ protocol RGB8InputKernel: PixelKernel {
 struct RGB8RegionView {
     let rect: Rect
     let rows: UnsafePointer<UnsafePointer<UInt8>>
+    /// Set when a read fell outside `rect` (checked as ``RegionView`` does; the render then fails).
+    var overreach: UnsafeMutablePointer<Bool>? = nil
 
     /// The samples of pixel (`x`, `y`) and the pixels after it along the row.
     func pointer(_ x: Int, _ y: Int) -> UnsafePointer<UInt8> {
-        assert(y >= rect.y && y < rect.maxY && x >= rect.x && x <= rect.maxX, "(\(x), \(y)) is outside the view \(rect)")
+        if _slowPath(y < rect.y || y >= rect.maxY || x < rect.x || x > rect.maxX) {
+            overreach?.pointee = true
+            let cy = min(max(y, rect.y), rect.maxY - 1), cx = min(max(x, rect.x), rect.maxX)
+            return rows[max(cy - rect.y, 0)] + 3 * (cx - rect.x)
+        }
         return rows[y - rect.y] + 3 * (x - rect.x)
     }
 }

@@ -33,20 +33,20 @@ final class ConvolveTests: XCTestCase {
         let grey = Image(width: 5, height: 5, fill: Pixel(0.5, 0.5, 0.5, 1))
         // Sum 8: the sharpening kernel of the libvips benchmark leaves flat areas unchanged.
         let sharpen = try regionFilter("convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]")
-        XCTAssertEqual(sharpen.apply(to: grey, executor: smallTiles)[2, 2], Pixel(0.5, 0.5, 0.5, 1))
+        XCTAssertEqual(try sharpen.apply(to: grey, executor: smallTiles)[2, 2], Pixel(0.5, 0.5, 0.5, 1))
         // Sum 0: scale 1, so a flat area goes to 0 + offset, alpha too (every channel alike).
         let edges = try regionFilter("convolve kernel=[[0,-1,0],[-1,4,-1],[0,-1,0]] offset=0.25")
-        XCTAssertEqual(edges.apply(to: grey, executor: smallTiles)[2, 2], Pixel(0.25, 0.25, 0.25, 0.25))
+        XCTAssertEqual(try edges.apply(to: grey, executor: smallTiles)[2, 2], Pixel(0.25, 0.25, 0.25, 0.25))
         let halved = try regionFilter("convolve kernel=[[0,0,0],[0,1,0],[0,0,0]] scale=2")
-        XCTAssertEqual(halved.apply(to: grey, executor: smallTiles)[0, 4], Pixel(0.25, 0.25, 0.25, 0.5))
+        XCTAssertEqual(try halved.apply(to: grey, executor: smallTiles)[0, 4], Pixel(0.25, 0.25, 0.25, 0.5))
     }
 
     func testTilesDoNotShow() throws {
         let image = TestImage.texture(width: 40, height: 33)
         for chain in ["convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]", "convolve kernel=[" + (1...25).map(String.init).joined(separator: ",") + "]"] {
             let filter = try regionFilter(chain)
-            XCTAssertEqual(filter.apply(to: image, executor: StripExecutor(bandHeight: 128, concurrency: 1)),
-                           filter.apply(to: image, executor: smallTiles), chain)
+            XCTAssertEqual(try filter.apply(to: image, executor: StripExecutor(bandHeight: 128, concurrency: 1)),
+                           try filter.apply(to: image, executor: smallTiles), chain)
         }
     }
 

@@ -9,7 +9,7 @@ final class DropShadowTests: XCTestCase {
 
     func testGrowMakesRoomForTheWholeShadow() throws {
         let f = try regionFilter("drop_shadow offset=[-25,15] blur=2 canvas=grow")
-        let out = f.apply(to: card(), executor: smallTiles)
+        let out = try f.apply(to: card(), executor: smallTiles)
         // The blur reaches floor(2 · 3.717) = 7 px: the shadow spans x −32…14, y 8…51.
         XCTAssertEqual(out.size, Size(width: 72, height: 52))
         XCTAssertEqual(f.outputSize(for: card().size), out.size)
@@ -24,7 +24,7 @@ final class DropShadowTests: XCTestCase {
 
     func testShadowFarFromTheImageIsTheColourTimesTheAlpha() throws {
         let f = try regionFilter("drop_shadow offset=[-25,15] blur=1 color=[1,0,0,0.5] canvas=grow")
-        let out = f.apply(to: card(), executor: smallTiles)
+        let out = try f.apply(to: card(), executor: smallTiles)
         // blur 1 reaches 3 px, so the canvas grows 28 px left and the shadow's top-left lands at (3, 15).
         XCTAssertEqual(out.size, Size(width: 68, height: 48))
         // Output (18, 40) is left of the image (which starts at x = 28) and in the shadow of image
@@ -37,7 +37,7 @@ final class DropShadowTests: XCTestCase {
     func testShadowIsCompositedUnderTheImage() throws {
         let f = try regionFilter("drop_shadow offset=[-5,15] blur=0 canvas=same")
         let image = card()
-        let out = f.apply(to: image, executor: smallTiles)
+        let out = try f.apply(to: image, executor: smallTiles)
         XCTAssertEqual(out.size, image.size)
         // Opaque pixels hide the shadow.
         XCTAssertEqual(out[20, 28], Pixel(1, 1, 1, 1))

@@ -81,8 +81,8 @@ final class GaussianBlurTests: XCTestCase {
     func testTilesDoNotShow() throws {
         let image = TestImage.texture(width: 50, height: 41)
         let filter = try regionFilter("gaussian_blur radius=2.5")
-        let whole = filter.apply(to: image, executor: StripExecutor(bandHeight: 128, concurrency: 1))
-        let tiled = filter.apply(to: image, executor: smallTiles)
+        let whole = try filter.apply(to: image, executor: StripExecutor(bandHeight: 128, concurrency: 1))
+        let tiled = try filter.apply(to: image, executor: smallTiles)
         XCTAssertEqual(whole, tiled)
     }
 

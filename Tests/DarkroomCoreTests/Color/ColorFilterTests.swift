@@ -7,7 +7,7 @@ final class ColorFilterTests: XCTestCase {
     private func run(_ chain: String, on colors: [Pixel]) throws -> [Pixel] {
         let spec = try ChainSyntax.parse(chain)
         let image = Image(width: colors.count, height: 1, pixels: colors.map(\.premultiplied))
-        let out = ChainCompiler.compile(try spec.resolve(seed: 1)).run(image, executor: StripExecutor(concurrency: 1)).image
+        let out = try ChainCompiler.compile(try spec.resolve(seed: 1)).run(image, executor: StripExecutor(concurrency: 1)).image
         return out.pixels.map(\.unpremultiplied)
     }
 

@@ -179,7 +179,7 @@ final class ColorVipsAgreementTests: XCTestCase {
 
     /// The chain as darkroom runs it: parsed, compiled (fused), on small parallel tiles.
     private func ours(_ chain: String, _ image: Image) throws -> Image {
-        ChainCompiler.compile(try ChainSyntax.parse(chain).resolve(seed: 1)).run(image, executor: smallTiles).image
+        try ChainCompiler.compile(try ChainSyntax.parse(chain).resolve(seed: 1)).run(image, executor: smallTiles).image
     }
 
     private func assertAgrees(_ chain: String, on input: Image, with steps: [VipsStep],

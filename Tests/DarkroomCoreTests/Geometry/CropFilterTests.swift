@@ -59,6 +59,6 @@ final class CropFilterTests: XCTestCase {
         let filter = try makeFilter("crop x=3 y=2 width=11 height=5", as: CropFilter.self)
         XCTAssertEqual(filter.inputRegion(for: Rect(x: 1, y: 1, width: 4, height: 2), inputSize: input.size),
                        Rect(x: 4, y: 3, width: 4, height: 2))
-        assertInputRegionSuffices(filter, input: input, tile: Rect(x: 1, y: 1, width: 4, height: 2))
+        try assertInputRegionSuffices(filter, input: input, tile: Rect(x: 1, y: 1, width: 4, height: 2))
     }
 }

@@ -143,7 +143,7 @@ final class ResizeFilterTests: XCTestCase {
     func testInputRegionCoversWhatATileReads() throws {
         let input = TestImage.smooth(width: 64, height: 48)
         let filter = try makeFilter("resize scale=0.45", as: ResizeFilter.self)
-        assertInputRegionSuffices(filter, input: input, tile: Rect(x: 5, y: 3, width: 8, height: 6))
+        try assertInputRegionSuffices(filter, input: input, tile: Rect(x: 5, y: 3, width: 8, height: 6))
     }
 }
 
@@ -161,11 +161,11 @@ func assertNoFringe(_ image: Image, _ label: String, file: StaticString = #fileP
 /// Changes every input pixel outside `filter.inputRegion(for: tile)` and checks that the tile's
 /// output does not change.
 func assertInputRegionSuffices(_ filter: some RegionFilter, input: Image, tile: Rect,
-                               file: StaticString = #filePath, line: UInt = #line) {
+                               file: StaticString = #filePath, line: UInt = #line) throws {
     let region = filter.inputRegion(for: tile, inputSize: input.size)
     var altered = input
     for y in 0..<input.height { for x in 0..<input.width where !region.contains(x, y) { altered[x, y] = Pixel(1, 0, 1, 1) } }
-    let a = filter.apply(to: input, executor: smallTiles), b = filter.apply(to: altered, executor: smallTiles)
+    let a = try filter.apply(to: input, executor: smallTiles), b = try filter.apply(to: altered, executor: smallTiles)
     for y in tile.y..<tile.maxY { for x in tile.x..<tile.maxX where a[x, y] != b[x, y] {
         XCTFail("output (\(x), \(y)) reads outside \(region)", file: file, line: line)
         return

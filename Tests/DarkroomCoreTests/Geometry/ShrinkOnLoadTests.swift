@@ -36,8 +36,8 @@ final class ShrinkOnLoadTests: XCTestCase {
             let shrunk = boxReduced(original, by: 8)
             let full = try chain(text)
             let viaShrunk = full.forShrunkSource(original: original.size, shrunk: shrunk.size)
-            let a = full.run(original, executor: smallTiles).image
-            let b = viaShrunk.run(shrunk, executor: smallTiles).image
+            let a = try full.run(original, executor: smallTiles).image
+            let b = try viaShrunk.run(shrunk, executor: smallTiles).image
             XCTAssertEqual(a.size, b.size, text)
             // Block averaging is a box prefilter, lanczos3 a sharper one: small differences, far below 1/255.
             let error = ImageComparison.meanAbsoluteError(a, b, in: Rect(size: a.size))
@@ -49,7 +49,7 @@ final class ShrinkOnLoadTests: XCTestCase {
         let full = try chain("resize width=100 | sepia")
         let same = full.forShrunkSource(original: Size(width: 800, height: 600), shrunk: Size(width: 800, height: 600))
         let image = TestImage.smooth(width: 800, height: 600)
-        XCTAssertEqual(full.run(image).image, same.run(image).image)
+        XCTAssertEqual(try full.run(image).image, try same.run(image).image)
     }
 
     /// Averages k×k blocks, rounding the size up like libjpeg's scaled decoding.

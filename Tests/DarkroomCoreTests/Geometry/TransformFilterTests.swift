@@ -78,7 +78,7 @@ final class TransformFilterTests: XCTestCase {
         let size = big.size
         XCTAssertEqual(translateFirst.affine(for: size).apply(0, 0).x, 10)
         XCTAssertEqual(scaleFirst.affine(for: size).apply(0, 0).x, 5)
-        XCTAssertNotEqual(translateFirst.apply(to: big, executor: smallTiles), scaleFirst.apply(to: big, executor: smallTiles))
+        XCTAssertNotEqual(try translateFirst.apply(to: big, executor: smallTiles), try scaleFirst.apply(to: big, executor: smallTiles))
     }
 
     func testMatrixMatchesTheEquivalentSteps() throws {
@@ -96,7 +96,7 @@ final class TransformFilterTests: XCTestCase {
         XCTAssertEqual(Double(size.height), 2 * (100 * s + 50 * c), accuracy: 1.01)
         // Opaque input: every input pixel survives, so total alpha is preserved (area × scale²).
         let opaque = Image(width: 100, height: 50, fill: Pixel(1, 1, 1, 1))
-        let out = filter.apply(to: opaque, executor: smallTiles)
+        let out = try filter.apply(to: opaque, executor: smallTiles)
         let alpha = out.pixels.reduce(0.0) { $0 + Double($1[3]) }
         XCTAssertEqual(alpha, 100 * 50 * 4, accuracy: 100 * 50 * 4 * 0.01)
     }
@@ -130,9 +130,9 @@ final class TransformFilterTests: XCTestCase {
     func testInputRegionCoversWhatATileReads() throws {
         let big = TestImage.smooth(width: 48, height: 40)
         let filter = try makeFilter("transform rotate=20deg scale=1.3 pivot=center", as: TransformFilter.self)
-        assertInputRegionSuffices(filter, input: big, tile: Rect(x: 20, y: 10, width: 9, height: 7))
+        try assertInputRegionSuffices(filter, input: big, tile: Rect(x: 20, y: 10, width: 9, height: 7))
         let grow = try makeFilter("transform rotate=-50deg canvas=grow", as: TransformFilter.self)
-        assertInputRegionSuffices(grow, input: big, tile: Rect(x: 5, y: 30, width: 9, height: 7))
+        try assertInputRegionSuffices(grow, input: big, tile: Rect(x: 5, y: 30, width: 9, height: 7))
     }
 
     /// Agreement with `vips affine` (bilinear) on a smooth image, on the input's own canvas

@@ -21,8 +21,8 @@ final class GreyTrackingTests: XCTestCase {
     }
 
     /// Whether rendering really gives R = G = B everywhere (within float rounding).
-    private func rendersGrey(_ p: Pipeline) -> Bool {
-        p.render(greyImage).image.pixels.allSatisfy { abs($0[0] - $0[1]) < 1e-5 && abs($0[1] - $0[2]) < 1e-5 }
+    private func rendersGrey(_ p: Pipeline) throws -> Bool {
+        try p.render(greyImage).image.pixels.allSatisfy { abs($0[0] - $0[1]) < 1e-5 && abs($0[1] - $0[2]) < 1e-5 }
     }
 
     func testGreyPreservingChains() throws {
@@ -32,7 +32,7 @@ final class GreyTrackingTests: XCTestCase {
                       "drop_shadow", "resize width=50 height=50 fit=contain background=gray"] {
             let p = try pipeline(chain)
             XCTAssertTrue(p.outputIsGrey, chain)
-            XCTAssertTrue(rendersGrey(p), "\(chain) was declared grey but renders colour")
+            XCTAssertTrue(try rendersGrey(p), "\(chain) was declared grey but renders colour")
         }
     }
 
@@ -41,7 +41,7 @@ final class GreyTrackingTests: XCTestCase {
                       "transform rotate=0.3 background=blue", "drop_shadow color=red", "gaussian_blur | sepia intensity=0.5"] {
             let p = try pipeline(chain)
             XCTAssertFalse(p.outputIsGrey, chain)
-            XCTAssertFalse(rendersGrey(p), "\(chain) was declared colour but renders grey (the test would prove nothing)")
+            XCTAssertFalse(try rendersGrey(p), "\(chain) was declared colour but renders grey (the test would prove nothing)")
         }
     }
 

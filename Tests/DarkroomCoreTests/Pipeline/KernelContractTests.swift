@@ -62,7 +62,7 @@ final class KernelContractTests: XCTestCase {
             for (text, filter) in try regionFilters(seed: seed) {
                 let size = Size(width: Int.random(in: 20...61, using: &rng), height: Int.random(in: 15...47, using: &rng))
                 let input = Self.input(size.width, size.height)
-                let whole = filter.apply(to: input, executor: StripExecutor(bandHeight: 4096, concurrency: 1))
+                let whole = try filter.apply(to: input, executor: StripExecutor(bandHeight: 4096, concurrency: 1))
                 guard whole.width > 0, whole.height > 0 else { continue }
                 for _ in 0..<3 {
                     let x = Int.random(in: 0..<whole.width, using: &rng), y = Int.random(in: 0..<whole.height, using: &rng)
@@ -75,7 +75,7 @@ final class KernelContractTests: XCTestCase {
                         where !(px >= region.x && px < region.maxX && py >= region.y && py < region.maxY) {
                         poisoned[px, py] = Pixel(repeating: .nan)
                     } }
-                    let partial = filter.apply(to: poisoned, executor: smallTiles)
+                    let partial = try filter.apply(to: poisoned, executor: smallTiles)
                     var mismatches = 0
                     for py in rect.y..<rect.maxY { for px in rect.x..<rect.maxX where partial[px, py] != whole[px, py] {
                         mismatches += 1
@@ -89,10 +89,10 @@ final class KernelContractTests: XCTestCase {
     func testStripsThreadsAndBandHeightsNeverChangeAPixel() throws {
         for (text, filter) in try regionFilters(seed: 7) {
             let input = Self.input(53, 38)
-            let reference = filter.apply(to: input, executor: StripExecutor(bandHeight: 4096, concurrency: 1))
+            let reference = try filter.apply(to: input, executor: StripExecutor(bandHeight: 4096, concurrency: 1))
             for executor in [StripExecutor(bandHeight: 2, concurrency: 2), StripExecutor(bandHeight: 5, concurrency: 2, readAhead: 0),
                              StripExecutor(bandHeight: 16, concurrency: 3, readAhead: 5)] {
-                XCTAssertEqual(filter.apply(to: input, executor: executor), reference, "\(text), band height \(executor.bandHeight)")
+                XCTAssertEqual(try filter.apply(to: input, executor: executor), reference, "\(text), band height \(executor.bandHeight)")
             }
         }
     }
@@ -113,7 +113,7 @@ final class KernelContractTests: XCTestCase {
                         }
                     }
                 }
-                let image = filter.apply(to: Self.input(size.width, size.height), executor: smallTiles)
+                let image = try filter.apply(to: Self.input(size.width, size.height), executor: smallTiles)
                 XCTAssertEqual(image.size, filter.outputSize(for: size), "\(text) on \(size)")
                 let pipeline = Pipeline(chain: ChainCompiler.compile([ResolvedFilter(name: text, parameters: .init(), filter: filter)]),
                                         source: Pipeline.traits(of: Self.input(size.width, size.height)))

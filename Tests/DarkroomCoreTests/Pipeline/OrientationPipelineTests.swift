@@ -23,14 +23,14 @@ final class OrientationPipelineTests: XCTestCase {
         Image(width: w, height: h) { x, y in Pixel(Float(x) / Float(w), Float(y) / Float(h), 0.25, 1) }
     }
 
-    func testEveryOrientationMovesEachPixelWhereEXIFSays() {
+    func testEveryOrientationMovesEachPixelWhereEXIFSays() throws {
         for (w, h) in [(7, 5), (300, 260)] {
             let stored = picture(w, h)
             for o in Orientation.allCases {
                 let pipeline = Pipeline(chain: CompiledChain(stages: []),
                                         source: .init(size: stored.size, isOpaque: true, isEightBit: false, orientation: o),
                                         bandHeight: 16)
-                let upright = pipeline.render(stored).image
+                let upright = try pipeline.render(stored).image
                 XCTAssertEqual(upright.size, o.uprightSize(stored.size))
                 var wrong = 0
                 for y in 0..<h {

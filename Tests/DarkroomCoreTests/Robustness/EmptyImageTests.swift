@@ -18,7 +18,7 @@ final class EmptyImageTests: XCTestCase {
         for size in [Size(width: 0, height: 5), Size(width: 5, height: 0), Size(width: 0, height: 0)] {
             for text in Self.chains {
                 let chain = ChainCompiler.compile(try ChainSyntax.parse(text).resolve(seed: 1))
-                let out = chain.run(Image(width: size.width, height: size.height), executor: smallTiles).image
+                let out = try chain.run(Image(width: size.width, height: size.height), executor: smallTiles).image
                 XCTAssertEqual(out.pixels.count, out.width * out.height, "\(text) on \(size)")
                 XCTAssertEqual(chain.outputSize(for: size), out.size, "\(text) on \(size)")
             }
