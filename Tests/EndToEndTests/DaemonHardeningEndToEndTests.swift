@@ -35,18 +35,20 @@ final class DaemonHardeningEndToEndTests: XCTestCase {
 
     /// A file with an earlier report (a new version under an old name) is checked against it
     /// first. The old worker `lstat`ed the name, read the report, then opened the name again to
-    /// hash and decode it: a report that takes long to parse (15 MB of numbers: over half a
-    /// second here) holds that window open long enough to swap something else in. The new
-    /// worker opens the name once, before it reads the report.
+    /// hash and decode it: swapping something else in while the report is read got that opened.
+    /// The new worker opens the name once, before it reads the report. The daemon's
+    /// "report-check" barrier holds the worker there while the test swaps.
     func swapDuringTheReportCheck(_ s: Scratch, with swap: (String) -> Void) throws -> DaemonProcess {
         s.writeConfig(config(s, workers: 1))
-        let daemon = try start(s)
-        s.writeInPlace("reports/x.png.json", SlowReport.bytes(megabytes: 15))
+        let barrier = Barrier(s, "report-check")
+        let daemon = try start(s, environment: barrier.environment)
+        s.writeInPlace("reports/x.png.json", Array("{\"schema_version\": 2, \"status\": \"ok\"}".utf8))
         s.writeAndRename("inbox/x.png", try picture(width: 6, height: 6, format: .png))
-        usleep(300_000)  // settled and taken (50 ms + a tick or two): the worker is parsing the report
+        XCTAssertTrue(barrier.reached(), "the worker never reached the report check; log:\n\(tail(daemon))")
         s.makeFolder("staging")
         swap(s.path("staging/swapped"))
         XCTAssertEqual(rename(s.path("staging/swapped"), s.path("inbox/x.png")), 0)
+        barrier.release()
         return daemon
     }
 
@@ -441,22 +443,6 @@ enum PNGBomb {
         process.waitUntilExit()
         guard process.terminationStatus == 0, !data.isEmpty else { throw TestEnvironment.unavailable("python3, to make the test PNG") }
         return Array(data)
-    }
-}
-
-/// A valid report of another version of the input, padded with a list of `megabytes` worth of
-/// numbers (an unknown key, which the decoder must still parse), so that reading it takes a while.
-enum SlowReport {
-    static func bytes(megabytes: Int) -> [UInt8] {
-        let numbers = [String](repeating: "0", count: (megabytes << 20) / 2 - 100).joined(separator: ",")
-        let json = """
-            {"schema_version": 2, "watch": "photos", "padding": [\(numbers)], "status": "ok", "error": null,
-             "input": {"path": "/old/x.png", "bytes": 1, "sha256": "\(String(repeating: "0", count: 64))"},
-             "outputs": [], "darkroom_version": "0", "config_sha256": null,
-             "timings": {"queued": "2025-01-01T00:00:00.000Z", "started": "2025-01-01T00:00:00.000Z",
-                         "finished": "2025-01-01T00:00:00.000Z", "decode": 0, "encode": 0, "total": 0}}
-            """
-        return Array(json.utf8)
     }
 }
 

@@ -170,6 +170,32 @@ final class DaemonProcess {
     }
 }
 
+/// One of the daemon's test barriers (Sources/DarkroomDaemon/Support/TestBarrier.swift): the
+/// first job to reach `point` waits there until ``release()``, so a test acts at that moment
+/// every time, on a slow machine or a fast one.
+struct Barrier {
+    let folder: String
+    let point: String
+
+    /// Arms `point` ("report-check", "rendered") for a daemon started with ``environment``.
+    init(_ s: Scratch, _ point: String) {
+        folder = s.path("barriers")
+        self.point = point
+        s.makeFolder("barriers")
+        _ = FileManager.default.createFile(atPath: "\(folder)/\(point).armed", contents: nil)
+    }
+
+    var environment: [String: String] { ["DARKROOM_TEST_BARRIERS": folder] }
+
+    /// Whether a job reached the point (and waits there) within `seconds`.
+    func reached(seconds: Double = 30) -> Bool {
+        eventually(seconds: seconds) { FileManager.default.fileExists(atPath: "\(folder)/\(point).reached") }
+    }
+
+    /// Lets the waiting job go on.
+    func release() { _ = FileManager.default.createFile(atPath: "\(folder)/\(point).go", contents: nil) }
+}
+
 /// Polls `condition` until it holds or `seconds` pass; returns whether it held.
 @discardableResult
 func eventually(seconds: Double = 30, _ condition: () -> Bool) -> Bool {
@@ -192,8 +218,8 @@ func picture(width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
 /// Starting, stopping and watching the daemon, and the tmpfs mounts the disk tests need.
 extension XCTestCase {
     /// `darkroom run` on the scratch tree's config, once it sent READY=1.
-    func start(_ s: Scratch) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")])
+    func start(_ s: Scratch, environment: [String: String] = [:]) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")], environment: environment)
         guard daemon.waitForNotification("READY=1") else { throw DaemonDidNotStart(log: daemon.log) }
         return daemon
     }

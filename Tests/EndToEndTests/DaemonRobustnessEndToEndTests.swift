@@ -31,15 +31,18 @@ final class DaemonRobustnessEndToEndTests: XCTestCase {
 
     func testAFileRewrittenWhileItIsProcessedIsProcessedAgainNotMovedAwayUnseen() throws {
         let s = Scratch()
-        // A slow chain, so that the second version lands while the first is being processed.
-        s.writeConfig(config(s, chain: "gaussian_blur: { radius: 12 }"))
+        s.writeConfig(config(s, chain: "gaussian_blur: { radius: 1 }"))  // keeps the input's size
         s.makeFolder("inbox")
-        let daemon = try start(s)
+        // The first version's job is held once rendered, before its report: the second version
+        // lands while the first is being processed, every time.
+        let barrier = Barrier(s, "rendered")
+        let daemon = try start(s, environment: barrier.environment)
         let first = try picture(width: 800, height: 600, format: .png)
         let second = try picture(width: 300, height: 200, format: .png)
         s.writeInPlace("inbox/photo.png", first)
-        usleep(300_000)  // settle (50 ms) has passed: the first version is being read or blurred
+        XCTAssertTrue(barrier.reached(), tail(daemon))
         s.writeInPlace("inbox/photo.png", second)
+        barrier.release()
 
         // Whatever the timing, the file that ends in done/ is the second version, and the
         // report that stays describes exactly that content.
@@ -57,14 +60,15 @@ final class DaemonRobustnessEndToEndTests: XCTestCase {
 
     func testTheDrainFeedsTheWatchdogAndASecondSIGTERMStopsAtOnceLeavingTheInputInPlace() throws {
         let s = Scratch()
-        // A job that takes far longer than the test: the drain cannot finish by itself.
-        s.writeConfig(config(s, chain: "gaussian_blur: { radius: 60 }"))
+        s.writeConfig(config(s))
         s.makeFolder("inbox")
+        // The job is held once rendered and never released: the drain cannot finish by itself.
+        let barrier = Barrier(s, "rendered")
         let daemon = try DaemonProcess(scratch: s, arguments: ["run", "--config", s.path("config.yaml")],
-                                       environment: ["WATCHDOG_USEC": "400000"])
+                                       environment: barrier.environment.merging(["WATCHDOG_USEC": "400000"]) { a, _ in a })
         XCTAssertTrue(daemon.waitForNotification("READY=1"), daemon.log)
-        s.writeInPlace("inbox/slow.png", try picture(width: 2000, height: 1500, format: .png))
-        usleep(500_000)  // settled and taken by a worker
+        s.writeInPlace("inbox/slow.png", try picture(width: 200, height: 150, format: .png))
+        XCTAssertTrue(barrier.reached(), "taken by a worker; log:\n\(tail(daemon))")
         daemon.send(SIGTERM)
         XCTAssertTrue(daemon.waitForNotification("STOPPING=1"), daemon.log)
         let pingsBefore = daemon.notifications(matching: "WATCHDOG=1")

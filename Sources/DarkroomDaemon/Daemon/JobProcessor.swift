@@ -61,6 +61,7 @@ struct JobProcessor: Sendable {
         leaseMonitor.watch(input)
         defer { leaseMonitor.unwatch(input) }
         let sha256 = SHA256.hex(input.bytes)
+        TestBarrier.pass(.reportCheck, file: name)
         let existing = JobReport.read(from: reportPath)
         if case .finish(let status) = ProcessedOnceRule.decide(existingReport: existing, inputSHA256: sha256) {
             stats.withLock { $0.alreadyDone += 1 }
@@ -82,6 +83,7 @@ struct JobProcessor: Sendable {
             queued: job.queuedAt, configSHA256: job.configSHA256)
         let outcome = runner.run(bytes: input.bytes, sha256: sha256, spec: spec, budget: budget.current,
                                  shouldAbandon: { input.leaseBroken })
+        TestBarrier.pass(.rendered, file: name)
         guard case .finished(let report) = outcome, !input.leaseBroken else {
             logger.info("\(name) was opened for writing while it was processed; it is taken again once the writer is done",
                         metadata: metadata)
