@@ -157,6 +157,12 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertGreaterThan(decode, 0)
         XCTAssertGreaterThan(encode, 0)
         XCTAssertGreaterThanOrEqual(total, decode + encode)
+        // The memory the budget admitted the job by held: never below what the render used.
+        for output in try XCTUnwrap(s.report("reports/timed.jpg.json")?["outputs"] as? [[String: Any]]) {
+            let peak = try XCTUnwrap(output["peak_pixel_bytes"] as? Int), estimate = try XCTUnwrap(output["estimated_pixel_bytes"] as? Int)
+            XCTAssertGreaterThan(peak, 0)
+            XCTAssertGreaterThanOrEqual(estimate, peak, "\(output["path"] ?? "")")
+        }
         stop(daemon)
     }
 

@@ -1,45 +1,146 @@
 extension Pipeline {
     /// An upper bound on the pixel memory a render with `executor` holds at once (what
     /// ``RenderStats/peakPixelBytes`` measures), computed from the graph before any pixel is:
-    /// the daemon's memory budget admits a job by it.
+    /// the daemon's memory budget admits a job by it, so it is kept tight (the README's memory
+    /// table gives it against the measured peak on the benchmark workloads).
     ///
-    /// Per node: the bands its consumers can hold at once, from the strips in flight at the
-    /// output back through each consumer's reach (how many bands one consumer band reads, and
-    /// how far consecutive ones advance), times the band's bytes; plus compact whole-image
-    /// copies for random-access kernels.
-    public func estimatedPeakBytes(executor: StripExecutor = StripExecutor()) -> Int {
-        let b = bandHeight
-        var alive = [Int](repeating: 0, count: nodes.count)
-        var bytes = 0
+    /// The formula, node by node from the output up (bands of B rows; ``BandLayout`` gives each
+    /// band's bytes, padding and 8-bit source rows included, as the run allocates them):
+    /// - Strips are claimed in order, at most W = `concurrency + readAhead` ahead of the
+    ///   encoder, and each rendering thread holds one output band: `concurrency` output bands.
+    /// - A band lives from its first use to its last. If at most W consecutive bands of a
+    ///   consumer are in play (started, and not all of their inputs' uses done), the input bands
+    ///   alive lie in the union of the rows those W bands read: the largest such union over the
+    ///   image, in bands, is the input's own window (summed over its consumers).
+    /// - The decoder also reads up to `decodeAhead` bands ahead of demand: the source's window
+    ///   is at least that. A random-access node holds its compact copy of the whole input, filled
+    ///   band by band (two more input bands at a time); fed by the decoder directly, it needs no
+    ///   source bands at all.
+    /// - Scratch that kernels' views copy (a zero row past a transparent edge, rows read past
+    ///   the padding): each rendering thread may hold one call's worth for every node at once.
+    ///
+    /// - Parameter compactSource: whether the source hands out its 8-bit RGB rows (the codecs'
+    ///   decoders do): an 8-bit opaque source's bands then take 3 bytes a pixel, not 16.
+    public func estimatedPeakBytes(executor: StripExecutor = StripExecutor(), compactSource: Bool = false) -> Int {
         guard let last = nodes.indices.last else { return 0 }
-        alive[last] = executor.concurrency + executor.readAhead + 1
-        alive[0] = executor.decodeAhead
+        let layout = BandLayout(self, compactSource: compactSource)
+        let b = bandHeight, pixel = MemoryLayout<Pixel>.stride
+        // Per kernel node and input: the input bands each of its bands reads.
+        var reads = [[[ClosedRange<Int>?]]](repeating: [], count: nodes.count)
+        var window = [Int](repeating: 0, count: nodes.count)
+        window[last] = executor.concurrency + executor.readAhead
+        var scratchPerThread = 0
         for c in nodes.indices.reversed() {
             let node = nodes[c]
-            let width = node.size.width + 2 * 256
-            bytes += alive[c] * b * width * MemoryLayout<Pixel>.stride
             switch node.producer {
             case .source:
                 break
-            case .randomAccess(_, let input, let layout):
-                bytes += node.size.area == 0 ? 0 : nodes[input].size.area * (layout == .rgb8 ? 3 : 8)
-                alive[input] += 2
+            case .randomAccess(_, let input, _):
+                window[input] += 2
             case .kernel(let kernel, let inputs):
-                let count = PipelineRun.bandCount(node.size.height, b)
+                let count = BandLayout.bandCount(node.size.height, b)
+                let w = max(1, min(window[c], count))
+                var scratch = 0
+                reads[c] = inputs.indices.map { _ in [] }
                 for (i, n) in inputs.enumerated() {
-                    var span = 0, advance = 0, previous: Int?
+                    let edge = kernel.inputs[i].edge
                     for k in 0..<count {
-                        let region = kernel.inputRegions(for: PipelineRun.bandRect(node.size, k, b))[i]
-                        guard let range = PipelineRun.touched(nodes[n].size, region, kernel.inputs[i].edge, b) else { continue }
-                        span = max(span, range.count)
-                        if let previous { advance = max(advance, range.lowerBound - previous) }
-                        previous = range.lowerBound
+                        let region = kernel.inputRegions(for: BandLayout.bandRect(node.size, k, b))[i]
+                        reads[c][i].append(BandLayout.touched(nodes[n].size, region, edge, b))
+                        scratch = max(scratch, Self.scratchPixels(region, of: nodes[n].size, pad: layout.pads[n],
+                                                                  edge: edge, padEdge: layout.padEdges[n]))
                     }
-                    alive[n] += span + max(alive[c] - 1, 0) * advance + 1
+                    window[n] += Self.widestUnion(reads[c][i], window: w)
+                }
+                scratchPerThread += scratch * pixel
+            }
+        }
+        let perStrip = stripNeeds(reads, concurrency: executor.concurrency)
+        var bytes = 0
+        for (c, node) in nodes.enumerated() {
+            var held = c == last ? min(executor.concurrency, window[last]) : min(window[c], perStrip?[c] ?? .max)
+            switch node.producer {
+            case .source:
+                if layout.directStore != nil { continue }  // the decoder writes into the compact copy
+                held = max(held, executor.decodeAhead)
+            case .randomAccess(_, let input, let format):
+                let store = CompactImage(size: nodes[input].size, layout: format)
+                bytes += node.size.area == 0 ? 0 : store.size.area * store.pixelBytes
+            case .kernel:
+                break
+            }
+            bytes += held * layout.bandPixels(c, width: node.size.width) * pixel
+        }
+        return bytes + executor.concurrency * scratchPerThread
+    }
+
+    /// A second bound on the bands of each node alive at once, for graphs whose bands read
+    /// input rows that only move down as the band does (resizes, blurs, crops, convolutions):
+    /// output strips are claimed in order, so a band alive is either needed by one of the at
+    /// most `concurrency` strips being rendered, or shared by the last strip claimed and the
+    /// next. With `needs(k)` the bands of a node that output strip `k` needs (through every
+    /// step), that is `concurrency × max |needs(k)| + max |needs(k) ∩ needs(k + 1)|`. Nil when
+    /// some band's reads move up or a random-access node reads a whole input.
+    private func stripNeeds(_ reads: [[[ClosedRange<Int>?]]], concurrency: Int) -> [Int]? {
+        guard let last = nodes.indices.last else { return nil }
+        for (c, node) in nodes.enumerated() {
+            if case .randomAccess = node.producer { return nil }
+            for ranges in reads[c] {
+                let present = ranges.compactMap { $0 }
+                for (a, z) in zip(present, present.dropFirst()) where z.lowerBound < a.lowerBound || z.upperBound < a.upperBound {
+                    return nil
                 }
             }
         }
-        // Lease scratch (zero rows, copies far past an edge) and rounding.
-        return bytes + bytes / 10 + (1 << 20)
+        var span = [Int](repeating: 0, count: nodes.count), overlap = span
+        var previous = [ClosedRange<Int>?](repeating: nil, count: nodes.count)
+        for k in 0..<BandLayout.bandCount(nodes[last].size.height, bandHeight) {
+            var needs = [ClosedRange<Int>?](repeating: nil, count: nodes.count)
+            needs[last] = k...k
+            for c in nodes.indices.reversed() {
+                guard let wanted = needs[c], case .kernel(_, let inputs) = nodes[c].producer else { continue }
+                for (i, n) in inputs.enumerated() {
+                    for j in wanted {
+                        guard let r = reads[c][i][j] else { continue }
+                        needs[n] = needs[n].map { min($0.lowerBound, r.lowerBound)...max($0.upperBound, r.upperBound) } ?? r
+                    }
+                }
+            }
+            for n in nodes.indices {
+                guard let now = needs[n] else { continue }
+                span[n] = max(span[n], now.count)
+                if let before = previous[n], before.upperBound >= now.lowerBound {
+                    overlap[n] = max(overlap[n], before.upperBound - max(before.lowerBound, now.lowerBound) + 1)
+                }
+                previous[n] = now
+            }
+        }
+        return zip(span, overlap).map { concurrency * $0 + $1 }
+    }
+
+    /// The most bands any `window` consecutive consumer bands touch together.
+    private static func widestUnion(_ ranges: [ClosedRange<Int>?], window: Int) -> Int {
+        var widest = 0
+        for k in ranges.indices {
+            var lo = Int.max, hi = Int.min
+            for j in k..<min(k + window, ranges.count) {
+                guard let r = ranges[j] else { continue }
+                lo = min(lo, r.lowerBound)
+                hi = max(hi, r.upperBound)
+            }
+            if lo <= hi { widest = max(widest, hi - lo + 1) }
+        }
+        return widest
+    }
+
+    /// The pixels a view of `region` copies rather than points into (see ``PipelineRun``'s
+    /// leases): the whole region when it reaches past the padding, one zero row when it reads
+    /// past a transparent top or bottom edge, nothing otherwise.
+    private static func scratchPixels(_ region: Rect, of size: Size, pad: Int, edge: EdgeMode, padEdge: EdgeMode) -> Int {
+        let inside = region.x >= 0 && region.maxX <= size.width
+        let inPad = region.x >= -pad && region.maxX <= size.width + pad && edge == padEdge
+        guard inside || inPad else { return region.width * region.height }
+        let pastTopOrBottom = region.y < 0 || region.maxY > size.height
+        return edge == .transparent && pastTopOrBottom ? region.width : 0
     }
 }

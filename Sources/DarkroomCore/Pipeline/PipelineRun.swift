@@ -26,8 +26,9 @@ final class PipelineRun: @unchecked Sendable {
     private let source: any RowSource
     private let deadline: Deadline?
     private let bandHeight: Int
-    /// Per node: columns of padding each side of a band row, filled per `padEdges`, so that
-    /// consumers reading past the left or right edge need no copy.
+    /// Uses, padding and band sizes, shared with the memory estimate.
+    private let layout: BandLayout
+    /// Per node: columns of padding each side of a band row (see ``BandLayout``).
     private let pads: [Int]
     private let padEdges: [EdgeMode]
     private let strides: [Int]
@@ -58,50 +59,17 @@ final class PipelineRun: @unchecked Sendable {
         self.deadline = deadline
         bandHeight = pipeline.bandHeight
         let nodes = pipeline.nodes
-        let counts = nodes.map { Self.bandCount($0.size.height, pipeline.bandHeight) }
-        var uses = counts.map { [Int](repeating: 0, count: $0) }
-        var reach = [Int](repeating: 0, count: nodes.count)
-        var edges = [EdgeMode?](repeating: nil, count: nodes.count)
-        var stores = [CompactImage?](repeating: nil, count: nodes.count)
-        for (c, node) in nodes.enumerated() {
-            switch node.producer {
-            case .source: break
-            case .randomAccess(_, let input, let layout):
-                // The store is filled band by band, each input band read once.
-                for k in uses[input].indices { uses[input][k] += 1 }
-                stores[c] = CompactImage(size: nodes[input].size, layout: layout)
-            case .kernel(let kernel, let inputs):
-                for k in 0..<counts[c] {
-                    let regions = kernel.inputRegions(for: Self.bandRect(node.size, k, pipeline.bandHeight))
-                    for (i, n) in inputs.enumerated() {
-                        let edge = kernel.inputs[i].edge
-                        if let range = Self.touched(nodes[n].size, regions[i], edge, pipeline.bandHeight) {
-                            for b in range { uses[n][b] += 1 }
-                        }
-                        let width = nodes[n].size.width
-                        let r = max(0, -regions[i].x, regions[i].maxX - width)
-                        if r > 0, edges[n] == nil || edges[n] == edge {
-                            edges[n] = edge
-                            reach[n] = max(reach[n], r)
-                        }
-                    }
-                }
-            }
-        }
-        // The output strips are each used once, by the encoder.
-        if let last = uses.indices.last { for k in uses[last].indices { uses[last][k] = 1 } }
-        // Wider reaches (a large translation) fall back to copying the few rows they read.
-        pads = reach.map { min($0, 256) }
-        padEdges = edges.map { $0 ?? .clamp }
-        strides = zip(nodes, pads).map { $0.size.width + 2 * $1 }
-        self.uses = uses
-        self.stores = stores
-        // Only a decoder that hands out its 8-bit RGB rows can feed them to that node.
-        let bytesReader = source is any CompactRowSource && source.isOpaque && source.isEightBit ? pipeline.rgb8Reader : nil
-        switch bytesReader.map({ nodes[$0].producer }) {
-        case .randomAccess?: (directStore, rgb8Reader) = (bytesReader, nil)
-        case .kernel? where pads[0] == 0: (directStore, rgb8Reader) = (nil, bytesReader)
-        default: (directStore, rgb8Reader) = (nil, nil)
+        let layout = BandLayout(pipeline, compactSource: source is any CompactRowSource && source.isOpaque && source.isEightBit)
+        self.layout = layout
+        let counts = layout.uses.map(\.count)
+        uses = layout.uses
+        pads = layout.pads
+        padEdges = layout.padEdges
+        strides = layout.strides
+        (directStore, rgb8Reader) = (layout.directStore, layout.rgb8Reader)
+        stores = nodes.map { node in
+            guard case .randomAccess(_, let input, let format) = node.producer else { return nil }
+            return CompactImage(size: nodes[input].size, layout: format)
         }
         for store in stores { if let store { memory.allocated(store.size.area * store.pixelBytes) } }
         states = counts.map { [BandState](repeating: .pending, count: $0) }
@@ -119,36 +87,17 @@ final class PipelineRun: @unchecked Sendable {
 
     // MARK: Geometry
 
-    static func bandCount(_ height: Int, _ bandHeight: Int) -> Int { (max(height, 0) + bandHeight - 1) / bandHeight }
+    static func bandCount(_ height: Int, _ bandHeight: Int) -> Int { BandLayout.bandCount(height, bandHeight) }
 
-    static func bandRect(_ size: Size, _ k: Int, _ bandHeight: Int) -> Rect {
-        let y = k * bandHeight
-        return Rect(x: 0, y: y, width: size.width, height: min(bandHeight, size.height - y))
-    }
+    static func bandRect(_ size: Size, _ k: Int, _ bandHeight: Int) -> Rect { BandLayout.bandRect(size, k, bandHeight) }
 
-    /// The bands of an image of `size` that reading `rect` with `edge` touches.
     static func touched(_ size: Size, _ rect: Rect, _ edge: EdgeMode, _ bandHeight: Int) -> ClosedRange<Int>? {
-        guard size.height > 0, size.width > 0, !rect.isEmpty else { return nil }
-        var lo = rect.y, hi = rect.maxY - 1
-        switch edge {
-        case .clamp:
-            lo = min(max(lo, 0), size.height - 1)
-            hi = min(max(hi, 0), size.height - 1)
-        case .transparent:
-            lo = max(lo, 0)
-            hi = min(hi, size.height - 1)
-            guard lo <= hi, rect.x < size.width, rect.maxX > 0 else { return nil }
-        }
-        return (lo / bandHeight)...(hi / bandHeight)
+        BandLayout.touched(size, rect, edge, bandHeight)
     }
 
     var bandCountOfOutput: Int { states[states.count - 1].count }
 
-    private func bandPixels(_ n: Int) -> Int {
-        guard n == 0, rgb8Reader != nil else { return bandHeight * strides[n] }
-        // Bytes, in whole pixels, with the 2 bytes past the last row the 8-bit kernels may read.
-        return (bandHeight * rgb8RowBytes + 2 + MemoryLayout<Pixel>.stride - 1) / MemoryLayout<Pixel>.stride
-    }
+    private func bandPixels(_ n: Int) -> Int { layout.bandPixels(n, width: pipeline.nodes[n].size.width) }
 
     private var rgb8RowBytes: Int { pipeline.nodes[0].size.width * 3 }
 

@@ -13,9 +13,15 @@ import DarkroomCore
 enum JobMemoryEstimate {
     static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
         plan.outputs.map { output in
-            output.pipeline.estimatedPeakBytes(executor: executor)
+            pixelBytes(for: output, executor: executor)
                 + ImageEncoder.heldBytes(size: output.pipeline.outputSize, options: EncodeOptions(output.config),
                                          traits: output.rendering.outputTraits)
         }.max() ?? 0
+    }
+
+    /// The pipeline's part for one output: what its render's `peak_pixel_bytes` can reach.
+    static func pixelBytes(for output: JobPlan.Output, executor: StripExecutor) -> Int {
+        // The codecs' decoders hand out their 8-bit rows (``ImageDecoder`` is a CompactRowSource).
+        output.pipeline.estimatedPeakBytes(executor: executor, compactSource: true)
     }
 }

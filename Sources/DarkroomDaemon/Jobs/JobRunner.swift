@@ -124,7 +124,8 @@ public struct JobRunner: Sendable {
                 if shouldAbandon() { return .abandoned }
                 let writeClock = Stopwatch()
                 let placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner)
-                draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds)
+                draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds,
+                          estimatedPixelBytes: JobMemoryEstimate.pixelBytes(for: output, executor: executor))
             } catch {
                 return .finished(draft.finish(.failed, error))
             }

@@ -54,7 +54,7 @@ struct ReportDraft {
 
     /// One output written.
     mutating func add(_ rendered: ChainRenderer.Output, placed: OutputPlacement.Placed, plan: JobPlan.Output,
-                      seed: UInt64, writeSeconds: Double) {
+                      seed: UInt64, writeSeconds: Double, estimatedPixelBytes: Int) {
         decodeSeconds += rendered.stats.decodeSeconds
         encodeSeconds += rendered.stats.encodeSeconds + writeSeconds
         input.shrinkOnLoad = min(input.shrinkOnLoad ?? rendered.shrinkOnLoad, rendered.shrinkOnLoad)
@@ -65,6 +65,7 @@ struct ReportDraft {
             chain: plan.filters.map { JobReport.ChainStep($0) }, seed: seed,
             nodes: rendered.stats.nodes.map { .init(filters: $0.names, seconds: $0.seconds, width: $0.size.width, height: $0.size.height) },
             peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad, conflict: placed.conflict,
-            orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom))
+            orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom,
+            estimatedPixelBytes: estimatedPixelBytes))
     }
 }

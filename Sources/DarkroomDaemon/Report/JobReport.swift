@@ -134,6 +134,9 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var nodes: [Node]
         /// The most pixel memory the render held at once (bands, compact copies), in bytes.
         public var peakPixelBytes: Int
+        /// What the pipeline's estimate said it would hold at most, before it ran (the memory
+        /// budget admits jobs by it); never below `peak_pixel_bytes`. Nil in older reports.
+        public var estimatedPixelBytes: Int?
         /// 1, 2, 4 or 8: how much the JPEG decoder reduced the input for this output.
         public var shrinkOnLoad: Int
         /// Set when the configured path held another input's output (see `on_conflict`).
@@ -147,8 +150,10 @@ public struct JobReport: Codable, Sendable, Equatable {
 
         public init(path: String, format: String, width: Int, height: Int, bytes: Int,
                     chain: [ChainStep], seed: UInt64, nodes: [Node], peakPixelBytes: Int, shrinkOnLoad: Int,
-                    conflict: Conflict? = nil, orientationApplied: Int? = nil, colorConvertedFrom: String? = nil) {
+                    conflict: Conflict? = nil, orientationApplied: Int? = nil, colorConvertedFrom: String? = nil,
+                    estimatedPixelBytes: Int? = nil) {
             (self.orientationApplied, self.colorConvertedFrom) = (orientationApplied, colorConvertedFrom)
+            self.estimatedPixelBytes = estimatedPixelBytes
             (self.path, self.format, self.width, self.height, self.bytes) = (path, format, width, height, bytes)
             (self.chain, self.seed, self.nodes) = (chain, seed, nodes)
             (self.peakPixelBytes, self.shrinkOnLoad, self.conflict) = (peakPixelBytes, shrinkOnLoad, conflict)
@@ -156,7 +161,8 @@ public struct JobReport: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case path, format, width, height, bytes, chain, seed, nodes
-            case peakPixelBytes = "peak_pixel_bytes", shrinkOnLoad = "shrink_on_load", conflict
+            case peakPixelBytes = "peak_pixel_bytes", estimatedPixelBytes = "estimated_pixel_bytes"
+            case shrinkOnLoad = "shrink_on_load", conflict
             case orientationApplied = "orientation_applied", colorConvertedFrom = "color_converted_from"
         }
 
@@ -171,6 +177,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(seed, forKey: .seed)
             try c.encode(nodes, forKey: .nodes)
             try c.encode(peakPixelBytes, forKey: .peakPixelBytes)
+            try c.encode(estimatedPixelBytes, forKey: .estimatedPixelBytes)
             try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
             try c.encode(conflict, forKey: .conflict)  // null, not left out: keys are stable
             try c.encode(orientationApplied, forKey: .orientationApplied)

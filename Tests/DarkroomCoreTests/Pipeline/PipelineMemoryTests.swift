@@ -54,6 +54,32 @@ struct ChecksumSink: StripSink {
 final class PipelineMemoryTests: XCTestCase {
     func chain(_ text: String) throws -> CompiledChain { ChainCompiler.compile(try ChainSyntax.parse(text).resolve(seed: 1)) }
 
+    /// The estimate is the documented formula (``Pipeline/estimatedPeakBytes(executor:compactSource:)``),
+    /// worked out here by hand for a 3×3 convolution on a 40-pixel-wide float source, bands of
+    /// 16 rows, 2 threads, read-ahead 2, decode-ahead 4; a pixel is 16 bytes.
+    /// - Output (the convolution): 2 bands (one per thread) of 16 × 40 pixels: 2 × 10 240 B.
+    /// - Source: padded 1 column each side for the 3×3 reach (stride 42): 16 × 42 × 16 = 10 752 B
+    ///   a band. Output band k reads source bands k−1…k+1; 4 strips in play (2 + 2) read at most
+    ///   6 consecutive bands (4 in a 64-row image, which has only 4); the strip bound (2 × 3 + 2
+    ///   shared) is 8; the decoder's read-ahead is 4: so 4 bands at 64 rows, 6 at 640 or 6400.
+    func testTheEstimateIsTheDocumentedFormula() throws {
+        let executor = StripExecutor(bandHeight: 16, concurrency: 2, readAhead: 2, decodeAhead: 4)
+        func estimate(height: Int) throws -> Int {
+            try Pipeline(chain: chain("convolve kernel=[[0,-1,0],[-1,5,-1],[0,-1,0]]"),
+                         source: .init(size: Size(width: 40, height: height), isOpaque: true, isEightBit: false), bandHeight: 16)
+                .estimatedPeakBytes(executor: executor)
+        }
+        XCTAssertEqual(try estimate(height: 64), 2 * 10_240 + 4 * 10_752)
+        XCTAssertEqual(try estimate(height: 640), 2 * 10_240 + 6 * 10_752)
+        XCTAssertEqual(try estimate(height: 6400), 2 * 10_240 + 6 * 10_752, "memory follows the width, not the height")
+        // And it holds: a render of the tall one stays within it.
+        let pipeline = try Pipeline(chain: chain("convolve kernel=[[0,-1,0],[-1,5,-1],[0,-1,0]]"),
+                                    source: .init(size: Size(width: 40, height: 640), isOpaque: true, isEightBit: false), bandHeight: 16)
+        var sink = ChecksumSink()
+        let stats = try pipeline.run(from: GeneratedSource(width: 40, height: 640), into: &sink, executor: executor)
+        XCTAssertLessThanOrEqual(stats.peakPixelBytes, try estimate(height: 640))
+    }
+
     /// Pixel memory follows the width and the chain, not the height: a 200×16000 image streams
     /// through a blur, a resize and a sharpen in the same memory as a 200×1600 one, far below
     /// one float copy of it (51 MB), and below the bound the pipeline computes in advance.
