@@ -35,11 +35,12 @@ final class ProcessProgress: Sendable {
         }
     }
 
-    /// Prints a summary line on stdout and counts the file as done.
+    /// Prints a file's line, on stdout when it succeeded and on stderr (as `vips` and `convert`
+    /// print errors) when it failed, and counts the file as done.
     func finished(_ index: Int, failed: Bool, line: String) {
         state.withLock { s in
             erase(&s)
-            Swift.print(line)
+            if failed { printError(line) } else { Swift.print(line) }
             fflush(nil)  // all C streams: Swift's print writes through C's stdout
             s.current[index] = nil
             s.done += 1

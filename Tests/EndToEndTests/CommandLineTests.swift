@@ -31,7 +31,9 @@ final class CommandLineTests: XCTestCase {
         let result = try darkroom(["process", "--chain", "invert", s.path("good.jpg"), s.path("bad.jpg"),
                                    "-o", s.path("out")])
         XCTAssertEqual(result.status, 1, "a failed file makes the exit status 1")
-        XCTAssertTrue(result.stdout.contains("bad.jpg failed: not_an_image"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("bad.jpg failed: not_an_image"), "errors go to stderr: \(result.stderr)")
+        XCTAssertFalse(result.stdout.contains("failed"), "stdout holds the results only: \(result.stdout)")
+        XCTAssertTrue(result.stdout.contains("good.jpg"), result.stdout)
         XCTAssertEqual(s.files(in: "out"), ["good.jpg"])
     }
 

@@ -66,6 +66,22 @@ final class ReportCommandTests: XCTestCase {
         }
     }
 
+    /// Five reports of 0.1 … 0.5 s: the 95th percentile is the slowest time, never above it
+    /// (a histogram bucket's upper bound once gave "95th percentile 248 ms, slowest 241 ms").
+    func testPercentilesNeverExceedTheSlowestTime() throws {
+        let s = Scratch()
+        for (i, seconds) in [0.101, 0.152, 0.199, 0.223, 0.241].enumerated() {
+            s.writeInPlace("reports/f\(i).jpg.json", Array(ReportFixture.json(input: "/in/f\(i).jpg", status: "ok", seconds: seconds).utf8))
+        }
+        let all = try summary([s.path("reports")])
+        let (median, p95, max) = (try XCTUnwrap(all["median_seconds"] as? Double), try XCTUnwrap(all["p95_seconds"] as? Double),
+                                  try XCTUnwrap(all["max_seconds"] as? Double))
+        XCTAssertEqual(max, 0.241)
+        XCTAssertLessThanOrEqual(p95, max)
+        XCTAssertLessThanOrEqual(median, p95)
+        XCTAssertEqual(median, 0.199, accuracy: 0.199 * 0.05, "within the histogram's 5 %")
+    }
+
     func testFailedListsEachFailedFileAndPathsPointWhereTheFileIsNow() throws {
         let s = Scratch()
         makeReports(s)
