@@ -59,9 +59,21 @@ void dr_info_free(dr_info *info) {
     info->icc_length = 0;
 }
 
+/* CMYK without a usable profile goes through the assumed press profile (as libvips and
+ * Photoshop assume one), not the naive 255 - ink formula. */
+static dr_color_converter *assumed_cmyk(dr_reader *r, const dr_read_options *options, int channels, int inverted) {
+    size_t length;
+    const unsigned char *profile = dr_default_cmyk_profile(&length);
+    char problem[160] = "";
+    return dr_color_converter_make(profile, length, options->intent, DR_SPACE_CMYK, channels, r->bytes_per_sample,
+                                   inverted, problem);
+}
+
 dr_color_converter *dr_reader_color_setup(dr_reader *r, const dr_info *info, const dr_read_options *options,
                                           int image_space, int channels, int inverted_cmyk) {
-    if (options == NULL || !options->convert_to_srgb || info->icc == NULL) return NULL;
+    if (options == NULL || !options->convert_to_srgb) return NULL;
+    if (info->icc == NULL)
+        return image_space == DR_SPACE_CMYK ? assumed_cmyk(r, options, channels, inverted_cmyk) : NULL;
     dr_icc_summary summary;
     dr_icc_inspect(info->icc, info->icc_length, options->intent, &summary);
     if (summary.usable && summary.is_srgb) return NULL;
@@ -74,8 +86,9 @@ dr_color_converter *dr_reader_color_setup(dr_reader *r, const dr_info *info, con
                                     r->bytes_per_sample, inverted_cmyk, problem);
     if (c == NULL && r->warning[0] == 0)
         snprintf(r->warning, sizeof r->warning, "ICC profile ignored (%s); %s", problem,
-                 image_space == DR_SPACE_CMYK ? "CMYK converted without colour management"
+                 image_space == DR_SPACE_CMYK ? "CMYK converted through the assumed FOGRA39 profile"
                                               : "colours taken as sRGB");
+    if (c == NULL && image_space == DR_SPACE_CMYK) c = assumed_cmyk(r, options, channels, inverted_cmyk);
     return c;
 }
 

@@ -30,8 +30,10 @@ public struct ColorOptions: Sendable, Equatable {
 /// What colour management does for one output of one input, decided from the header alone.
 ///
 /// - No profile: samples are sRGB already; nothing is converted, the output is untagged (as
-///   libvips and sharp leave an untagged input). A CMYK JPEG without a profile is converted
-///   naively (255 − ink, times the black), as web browsers, ImageMagick and Pillow show it.
+///   libvips and sharp leave an untagged input). A CMYK image without a profile is converted
+///   through the assumed press profile (``ICCProfile/assumedCMYK``, FOGRA39), as libvips,
+///   Photoshop and RIPs assume one, not with the naive 255 − ink formula browsers use; the
+///   report names it and the output is tagged sRGB.
 /// - A profile that is sRGB in all but its bytes: nothing is converted; the output is tagged
 ///   with the compact sRGB profile.
 /// - Any other usable profile: rows are converted to sRGB as they are decoded, and the output
@@ -53,6 +55,9 @@ public struct ColorPlan: Sendable, Equatable {
     public init(header: ImageInfo, options: ColorOptions) {
         intent = options.intent
         (convertToSRGB, outputProfile, convertedFrom, warning) = (header.isCMYK, nil, nil, nil)
+        if header.isCMYK, header.icc == nil || header.iccWarning != nil {
+            (outputProfile, convertedFrom) = (ICCProfile.sRGB, ICCProfile.assumedCMYK.name)
+        }
         guard let profile = header.icc else { return }
         if let problem = header.iccWarning {
             warning = problem
@@ -74,6 +79,6 @@ extension ImageInfo {
     /// when it is usable or there is none. The decoder words its own warning the same way.
     public var iccWarning: String? {
         guard let problem = icc?.problem(forImageSpace: colorSpace) else { return nil }
-        return "ICC profile ignored (\(problem)); " + (isCMYK ? "CMYK converted without colour management" : "colours taken as sRGB")
+        return "ICC profile ignored (\(problem)); " + (isCMYK ? "CMYK converted through the assumed FOGRA39 profile" : "colours taken as sRGB")
     }
 }

@@ -64,6 +64,15 @@ public struct ICCProfile: Sendable, Equatable, Codable {
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }()
 
+    /// The profile assumed for CMYK images that carry none (or one that cannot be used):
+    /// FOGRA39, ISO coated offset, made from Fogra's characterization data by ArgyllCMS
+    /// (scripts/make-default-cmyk-profile.sh), as libvips and Photoshop assume a press profile.
+    public static let assumedCMYK: ICCProfile = {
+        var length = 0
+        let bytes = dr_default_cmyk_profile(&length)
+        return ICCProfile(Array(UnsafeBufferPointer(start: bytes, count: length)))
+    }()
+
     private static func string<T>(_ tuple: T) -> String {
         var copy = tuple
         return withUnsafeBytes(of: &copy) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -87,6 +87,30 @@ final class ColorManagementTests: XCTestCase {
         XCTAssertEqual(try render(input, color: ColorOptions(target: .keep)).image.pixels, ours.pixels)
     }
 
+    /// A CMYK JPEG without a profile goes through the assumed press profile (FOGRA39), as Little
+    /// CMS's `jpgicc -i` does with that profile, not through the naive formula (18 dB from a
+    /// press rendition); the report names the profile and the output is tagged sRGB.
+    func testUntaggedCMYKConvertsThroughTheAssumedPressProfile() throws {
+        let folder = TemporaryFolder()
+        let input = try Fixtures.bytes("cmyk.jpg")
+        XCTAssertNil(try ImageCodec.readInfo(input).icc, "the fixture carries no profile")
+        let assumed = ICCProfile.assumedCMYK
+        XCTAssertEqual(assumed.colorSpace, "cmyk")
+        XCTAssertNil(assumed.problem)
+        let profilePath = try ReferenceTool.file(assumed.bytes, named: "fogra39.icc", in: folder)
+        let inputPath = try ReferenceTool.file(input, named: "in.jpg", in: folder)
+        for (intent, flag) in [(ColorOptions.Intent.perceptual, "-t0"), (.relative, "-t1")] {
+            _ = try ReferenceTool.output(ReferenceTool.jpgicc, [flag, "-q100", "-i", profilePath, inputPath, folder.file("\(flag).jpg")])
+            let reference = try ImageCodec.decode(try folder.bytes("\(flag).jpg")).image
+            let (ours, output) = try render(input, color: ColorOptions(intent: intent))
+            XCTAssertGreaterThanOrEqual(psnr(ours, reference), 38, "\(intent) against jpgicc \(flag) -i FOGRA39")
+            XCTAssertLessThan(psnr(try ImageCodec.decode(input).image, reference), 30, "the naive formula is far from it")
+            XCTAssertEqual(output.colorConvertedFrom, "darkroom FOGRA39 (assumed for untagged CMYK)")
+            XCTAssertEqual(try ImageCodec.readInfo(output.bytes).icc?.bytes, ICCProfile.sRGB)
+            XCTAssertEqual(output.warnings, [])
+        }
+    }
+
     /// A 16-bit PNG is converted at 16 bits: close to vips' 16-bit result, and off the 8-bit grid.
     func testSixteenBitPNGConvertsAtSixteenBits() throws {
         let input = try Fixtures.bytes("prophoto16.png")

@@ -248,6 +248,11 @@ void dr_icc_inspect(const unsigned char *profile, size_t length, int intent, dr_
  * made once, never freed. */
 const unsigned char *dr_icc_srgb(size_t *length);
 
+/* The CMYK profile assumed for CMYK images that carry none, or carry one that cannot be used:
+ * FOGRA39 (ISO coated offset), made from Fogra's characterization data (see
+ * scripts/make-default-cmyk-profile.sh). Static; never freed. */
+const unsigned char *dr_default_cmyk_profile(size_t *length);
+
 /* A grey profile with the sRGB tone curve, for one-channel outputs of sRGB pixels; made once. */
 const unsigned char *dr_icc_srgb_grey(size_t *length);
 
