@@ -370,7 +370,9 @@ dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const d
             }
             r->rgba_begun = 1;
             r->rgba.req_orientation = r->rgba.orientation; /* rows as stored: darkroom applies the orientation */
-            r->alpha = r->rgba.alpha != 0 ? 1 : 0;
+            /* TIFFRGBAImage takes an unspecified extra sample for alpha; darkroom follows the
+             * header (info->has_alpha), which the pipeline was planned from. */
+            r->alpha = r->rgba.alpha != 0 && info->has_alpha ? 1 : 0;
             r->base.channels = r->alpha ? 4 : 3;
         }
     }

@@ -75,8 +75,9 @@ static dr_status describe(const unsigned char *bytes, size_t length, dr_info *in
     info->format = DR_FORMAT_WEBP;
     info->width = features->width;
     info->height = features->height;
-    info->has_alpha = features->has_alpha;
-    info->channels = features->has_alpha ? 4 : 3;
+    /* An animation's canvas may be transparent where the first frame does not cover it. */
+    info->has_alpha = features->has_alpha || features->has_animation;
+    info->channels = info->has_alpha ? 4 : 3;
     info->bit_depth = 8;
     info->color_space = DR_SPACE_RGB;
     dr_status status = collect_chunks(bytes, length, info);
