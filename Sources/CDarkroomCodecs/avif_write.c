@@ -16,7 +16,7 @@ typedef struct {
     struct heif_image *image;
     unsigned char *plane;
     int stride, width, height, channels, written;
-    int quality, speed;
+    int quality, speed, orientation;
     dr_status status;
     dr_metadata metadata; /* copies, owned */
 } avif_writer;
@@ -78,7 +78,12 @@ static dr_status encode(avif_writer *w, struct heif_context *context, dr_buffer 
     /* 4:2:0 as libvips' heifsave below quality 90, full chroma above. */
     heif_encoder_set_parameter_string(encoder, "chroma", w->quality >= 90 ? "444" : "420");
     struct heif_image_handle *handle = NULL;
-    error = heif_context_encode_image(context, w->image, encoder, NULL, &handle);
+    /* Rows left as stored (auto_orient: false) keep their orientation as irot/imir, which HEIF
+     * readers apply; libheif writes the boxes (and follows the spec's imir axis itself). */
+    struct heif_encoding_options *encoding = heif_encoding_options_alloc();
+    if (encoding != NULL) encoding->image_orientation = (enum heif_orientation)w->orientation;
+    error = heif_context_encode_image(context, w->image, encoder, encoding, &handle);
+    heif_encoding_options_free(encoding);
     heif_encoder_release(encoder);
     if (error.code == heif_error_Ok && w->metadata.exif != NULL)
         error = heif_context_add_exif_metadata(context, handle, w->metadata.exif, (int)w->metadata.exif_length);
@@ -130,6 +135,7 @@ dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options
     w->channels = options->channels == 4 ? 4 : 3;
     w->quality = options->quality < 0 ? 0 : options->quality > 100 ? 100 : options->quality;
     w->speed = options->speed < 0 ? 0 : options->speed > 9 ? 9 : options->speed;
+    w->orientation = options->orientation >= 1 && options->orientation <= 8 ? options->orientation : 1;
     struct heif_error error = heif_image_create(width, height, heif_colorspace_RGB,
                                                 w->channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
                                                 &w->image);

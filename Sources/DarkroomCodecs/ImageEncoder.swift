@@ -133,7 +133,8 @@ public struct ImageEncoder: StripSink {
             let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
             quantiser = Quantiser(layout: layout)
             var c = dr_avif_write_options(channels: Int32(layout.channels), quality: Int32(min(max(options.quality, 0), 100)),
-                                          speed: Int32(min(max(options.speed, 0), 9)), bit_depth: Int32(EncodeOptions.avifBitDepth))
+                                          speed: Int32(min(max(options.speed, 0), 9)), bit_depth: Int32(EncodeOptions.avifBitDepth),
+                                          orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_avif_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }

@@ -238,6 +238,7 @@ typedef struct {
     int quality;     /* 0...100 */
     int speed;       /* libaom's cpu-used, 0 (slowest, smallest) ... 9 */
     int bit_depth;   /* 8 only: libaom 3.6 aborts on 10-bit encodes (see the README) */
+    int orientation; /* EXIF orientation 1...8 of the rows, written as irot/imir (libheif) */
 } dr_avif_write_options;
 
 /* An AVIF writer: it keeps the rows and encodes at finish; metadata as for WebP (libheif's
