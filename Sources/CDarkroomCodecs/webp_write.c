@@ -159,6 +159,9 @@ dr_status dr_webp_writer_open(int width, int height, const dr_webp_write_options
     w->config.method = options->effort < 0 ? 0 : options->effort > 6 ? 6 : options->effort;
     /* Lossless keeps the colour under fully transparent pixels, so the round trip is exact. */
     w->config.exact = options->lossless ? 1 : 0;
+    /* A second thread for the lossy encoder's analysis and filtering passes (libwebp's own
+     * threading; the rows are all in by then, so the pipeline's threads are idle). */
+    w->config.thread_level = 1;
     if (!WebPValidateConfig(&w->config)) {
         free(w);
         dr_set_message(message, capacity, "WebP: invalid encoder settings");
