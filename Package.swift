@@ -15,11 +15,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif (Debian
-        // libpng-dev, libjpeg-dev, liblcms2-dev, libexif-dev; scripts/install-deps.sh installs them).
+        // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libtiff,
+        // libwebp (with its demux and mux parts) and libheif (Debian libpng-dev, libjpeg-dev,
+        // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libheif-dev;
+        // scripts/install-deps.sh installs them).
         .target(
             name: "CDarkroomCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
+                             .linkedLibrary("tiff"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+                             .linkedLibrary("webpmux"), .linkedLibrary("heif")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),

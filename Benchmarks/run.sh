@@ -38,38 +38,14 @@ gcc -O2 -o "$work/vips_chain" Benchmarks/vips_chain.c $(pkg-config --cflags --li
 
 chain='crop x=100 y=100 width=4800 height=4800 | resize scale=0.9 kernel=bilinear | convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8'
 
-# bench TITLE NAME=COMMAND… : runs every command RUNS times in turn, prints the medians.
-bench() {
-  local title=$1; shift
-  local names=() cmds=()
-  for spec in "$@"; do [[ -n $spec ]] || continue; names+=("${spec%%=*}"); cmds+=("${spec#*=}"); done
-  local -A walls mems
-  for ((run = 0; run < RUNS; run++)); do
-    for i in "${!names[@]}"; do
-      /usr/bin/time -f '%e %M' -o "$work/time.txt" bash -c "exec ${cmds[$i]}" >/dev/null 2>"$work/stderr.txt" \
-        || { echo "${names[$i]} failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
-      read -r t m <"$work/time.txt"
-      walls[${names[$i]}]+="$t "; mems[${names[$i]}]+="$m "
-    done
-  done
-  median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-  printf '\n%s (median of %d runs)\n' "$title" "$RUNS"
-  printf '%-15s %9s %10s %13s %13s\n' tool "wall s" "peak MiB" "darkroom ×t" "darkroom ×mem"
-  local dt dm
-  dt=$(median <<<"${walls[darkroom]}"); dm=$(median <<<"${mems[darkroom]}")
-  for name in "${names[@]}"; do
-    local t m
-    t=$(median <<<"${walls[$name]}"); m=$(median <<<"${mems[$name]}")
-    awk -v n="$name" -v t="$t" -v m="$m" -v dt="$dt" -v dm="$dm" \
-      'BEGIN { printf "%-15s %9.3f %10.1f %13.2f %13.2f\n", n, t, m / 1024, dt / t, dm / m }'
-  done
-}
+# bench TITLE NAME=COMMAND…: see bench_lib.sh.
+source Benchmarks/bench_lib.sh
 
 before() { [[ -n ${BASELINE:-} ]] && echo "before=$BASELINE process --chain '$1' --quality $2 $3 -o $work/before.jpg"; return 0; }
 
 tools=(
   "darkroom=$darkroom process --chain '$chain' --quality 90 $big -o $work/out-darkroom.jpg"
-  "libvips=$work/vips_chain $big $work/out-vips.jpg"
+  "libvips=$work/vips_chain $big '$work/out-vips.jpg[Q=90]'"
   "imagemagick=$im $big -crop 4800x4800+100+100 +repage -filter triangle -resize 90% -morphology Convolve '3x3: -0.125,-0.125,-0.125 -0.125,2,-0.125 -0.125,-0.125,-0.125' -quality 90 $work/out-im.jpg"
 )
 # GraphicsMagick's -convolve normalises by the kernel's sum (8) itself; ImageMagick's -morphology

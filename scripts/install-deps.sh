@@ -10,6 +10,8 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           liblcms2-utils       # jpgicc: Little CMS's own rendering-intent reference
           libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test
           libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
+          libtiff-dev libwebp-dev libheif-dev  # TIFF, WebP, HEIF/AVIF in and out (libheif brings libde265, libaom, x265)
+          libtiff-tools webp libheif-examples  # tiffcp/tiffinfo, cwebp/dwebp/img2webp, heif-enc/heif-convert: the tests' references
           libimage-exiftool-perl)  # exiftool reads back the metadata the tests write
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)

@@ -108,17 +108,42 @@ void dr_clamp_crop(const dr_read_options *o, int width, int height, int *x, int 
     *x = x0; *y = y0; *w = cw < 1 ? 1 : cw; *h = ch < 1 ? 1 : ch;
 }
 
+void dr_reader_window(dr_reader *r, const dr_read_options *options, const dr_info *info, int *x, int *y) {
+    dr_clamp_crop(options, info->width, info->height, x, y, &r->width, &r->height);
+}
+
 uint64_t dr_monotonic_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Which decoder to use, by magic bytes; 0 when neither. */
-static int sniff(const unsigned char *bytes, size_t length) {
+/* The ISO BMFF 'ftyp' box's brands: AVIF when any says so, HEIF for the HEIF/HEVC ones. */
+static int sniff_heif(const unsigned char *bytes, size_t length) {
+    if (length < 16 || memcmp(bytes + 4, "ftyp", 4) != 0) return 0;
+    size_t box = (size_t)bytes[0] << 24 | (size_t)bytes[1] << 16 | (size_t)bytes[2] << 8 | bytes[3];
+    if (box < 16 || box > length) box = length < 64 ? length : 64;
+    int heif = 0;
+    for (size_t at = 8; at + 4 <= box; at += 4) {
+        if (at == 12) continue; /* the minor version, not a brand */
+        const unsigned char *b = bytes + at;
+        if (memcmp(b, "avif", 4) == 0 || memcmp(b, "avis", 4) == 0) return DR_FORMAT_AVIF;
+        if (memcmp(b, "heic", 4) == 0 || memcmp(b, "heix", 4) == 0 || memcmp(b, "heim", 4) == 0 ||
+            memcmp(b, "heis", 4) == 0 || memcmp(b, "hevc", 4) == 0 || memcmp(b, "hevx", 4) == 0 ||
+            memcmp(b, "mif1", 4) == 0 || memcmp(b, "msf1", 4) == 0)
+            heif = 1;
+    }
+    return heif ? DR_FORMAT_HEIF : 0;
+}
+
+int dr_sniff(const unsigned char *bytes, size_t length) {
     if (length >= 8 && memcmp(bytes, png_signature, 8) == 0) return DR_FORMAT_PNG;
     if (length >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return DR_FORMAT_JPEG;
-    return 0;
+    if (length >= 4 && (memcmp(bytes, "II*\0", 4) == 0 || memcmp(bytes, "MM\0*", 4) == 0 ||
+                        memcmp(bytes, "II+\0", 4) == 0 || memcmp(bytes, "MM\0+", 4) == 0))
+        return DR_FORMAT_TIFF;
+    if (length >= 12 && memcmp(bytes, "RIFF", 4) == 0 && memcmp(bytes + 8, "WEBP", 4) == 0) return DR_FORMAT_WEBP;
+    return sniff_heif(bytes, length);
 }
 
 static void reset_info(dr_info *info) {
@@ -130,32 +155,92 @@ static void reset_info(dr_info *info) {
     info->exif = exif;
     info->exif_capacity = capacity;
     info->metadata = metadata;
+    info->pages = 1;
 }
 
 static dr_status not_an_image(char *message, size_t capacity) {
-    dr_set_message(message, capacity, "not a PNG or JPEG file (unrecognised signature)");
+    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, HEIF or AVIF file (unrecognised signature)");
     return DR_NOT_AN_IMAGE;
+}
+
+dr_status dr_too_large(const dr_info *info, uint64_t max_pixels, char *message, size_t capacity) {
+    dr_set_message(message, capacity, "image is %d×%d pixels, over the limit of %llu pixels",
+                   info->width, info->height, (unsigned long long)max_pixels);
+    return DR_TOO_LARGE;
+}
+
+void dr_cmyk_to_rgb(const unsigned char *in, unsigned char *out, int width, int inverted) {
+    for (int x = 0; x < width; x++) {
+        const unsigned char *p = in + 4 * x;
+        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        out[3 * x] = (unsigned char)((c * k + 127) / 255);
+        out[3 * x + 1] = (unsigned char)((m * k + 127) / 255);
+        out[3 * x + 2] = (unsigned char)((y * k + 127) / 255);
+    }
+}
+
+void dr_unpremultiply(unsigned char *row, size_t pixels, int bytes_per_sample) {
+    if (bytes_per_sample == 2) {
+        uint16_t *p = (uint16_t *)(void *)row;
+        for (size_t i = 0; i < pixels; i++, p += 4) {
+            unsigned a = p[3];
+            if (a == 0 || a == 65535) continue;
+            for (int c = 0; c < 3; c++) {
+                unsigned v = (p[c] * 65535u + a / 2) / a;
+                p[c] = (uint16_t)(v > 65535 ? 65535 : v);
+            }
+        }
+        return;
+    }
+    for (size_t i = 0; i < pixels; i++, row += 4) {
+        unsigned a = row[3];
+        if (a == 0 || a == 255) continue;
+        for (int c = 0; c < 3; c++) {
+            unsigned v = (row[c] * 255u + a / 2) / a;
+            row[c] = (unsigned char)(v > 255 ? 255 : v);
+        }
+    }
+}
+
+static dr_info_reader info_reader(int format) {
+    switch (format) {
+    case DR_FORMAT_PNG: return dr_png_read_info;
+    case DR_FORMAT_JPEG: return dr_jpeg_read_info;
+    case DR_FORMAT_TIFF: return dr_tiff_read_info;
+    case DR_FORMAT_WEBP: return dr_webp_read_info;
+    case DR_FORMAT_HEIF:
+    case DR_FORMAT_AVIF: return dr_heif_read_info;
+    default: return NULL;
+    }
+}
+
+static dr_reader_opener reader_opener(int format) {
+    switch (format) {
+    case DR_FORMAT_PNG: return dr_png_reader_open;
+    case DR_FORMAT_JPEG: return dr_jpeg_reader_open;
+    case DR_FORMAT_TIFF: return dr_tiff_reader_open;
+    case DR_FORMAT_WEBP: return dr_webp_reader_open;
+    case DR_FORMAT_HEIF:
+    case DR_FORMAT_AVIF: return dr_heif_reader_open;
+    default: return NULL;
+    }
 }
 
 dr_status dr_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                        char *message, size_t capacity) {
     reset_info(info);
-    switch (sniff(bytes, length)) {
-    case DR_FORMAT_PNG: return dr_png_read_info(bytes, length, info, message, capacity);
-    case DR_FORMAT_JPEG: return dr_jpeg_read_info(bytes, length, info, message, capacity);
-    default: return not_an_image(message, capacity);
-    }
+    dr_info_reader read = info_reader(dr_sniff(bytes, length));
+    return read != NULL ? read(bytes, length, info, message, capacity) : not_an_image(message, capacity);
 }
 
 dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                          dr_info *info, dr_reader **reader, char *message, size_t capacity) {
     reset_info(info);
     *reader = NULL;
-    switch (sniff(bytes, length)) {
-    case DR_FORMAT_PNG: return dr_png_reader_open(bytes, length, options, info, reader, message, capacity);
-    case DR_FORMAT_JPEG: return dr_jpeg_reader_open(bytes, length, options, info, reader, message, capacity);
-    default: return not_an_image(message, capacity);
-    }
+    dr_reader_opener open = reader_opener(dr_sniff(bytes, length));
+    return open != NULL ? open(bytes, length, options, info, reader, message, capacity)
+                        : not_an_image(message, capacity);
 }
 
 void dr_reader_layout(const dr_reader *r, int *width, int *height, int *channels, int *bytes_per_sample) {
@@ -170,8 +255,7 @@ dr_status dr_reader_read_rows(dr_reader *r, const unsigned char *bytes, size_t l
                               char *message, size_t capacity) {
     (void)length; /* the same bytes as at open; only their address may differ */
     r->bytes = bytes;
-    return r->format == DR_FORMAT_PNG ? dr_png_read_rows(r, rows, stride, count, message, capacity)
-                                      : dr_jpeg_read_rows(r, rows, stride, count, message, capacity);
+    return r->read_rows(r, rows, stride, count, message, capacity);
 }
 
 const char *dr_reader_warning(const dr_reader *r) { return r->warning; }
@@ -179,28 +263,23 @@ const char *dr_reader_warning(const dr_reader *r) { return r->warning; }
 int dr_reader_converts_color(const dr_reader *r) { return r->color != NULL; }
 
 void dr_reader_close(dr_reader *r) {
-    if (r == NULL) return;
-    if (r->format == DR_FORMAT_PNG) dr_png_reader_close(r); else dr_jpeg_reader_close(r);
+    if (r != NULL) r->close(r);
 }
 
 dr_status dr_writer_set_icc(dr_writer *w, const unsigned char *profile, size_t length,
                             char *message, size_t capacity) {
-    return w->format == DR_FORMAT_PNG ? dr_png_writer_set_icc(w, profile, length, message, capacity)
-                                      : dr_jpeg_writer_set_icc(w, profile, length, message, capacity);
+    return w->set_icc(w, profile, length, message, capacity);
 }
 
 dr_status dr_writer_write_rows(dr_writer *w, const unsigned char *rows, size_t stride, int count,
                                char *message, size_t capacity) {
-    return w->format == DR_FORMAT_PNG ? dr_png_write_rows(w, rows, stride, count, message, capacity)
-                                      : dr_jpeg_write_rows(w, rows, stride, count, message, capacity);
+    return w->write_rows(w, rows, stride, count, message, capacity);
 }
 
 dr_status dr_writer_finish(dr_writer *w, dr_buffer *out, char *message, size_t capacity) {
-    return w->format == DR_FORMAT_PNG ? dr_png_writer_finish(w, out, message, capacity)
-                                      : dr_jpeg_writer_finish(w, out, message, capacity);
+    return w->finish(w, out, message, capacity);
 }
 
 void dr_writer_close(dr_writer *w) {
-    if (w == NULL) return;
-    if (w->format == DR_FORMAT_PNG) dr_png_writer_close(w); else dr_jpeg_writer_close(w);
+    if (w != NULL) w->close(w);
 }

@@ -44,18 +44,60 @@ dr_color_converter *dr_reader_color_setup(dr_reader *reader, const dr_info *info
                                           const dr_read_options *options, int image_space,
                                           int channels, int inverted_cmyk);
 
-/* The shape every reader shares: which format, and its delivered layout. */
+/* The shape every reader shares: which format, its delivered layout, and its operations. */
 struct dr_reader {
     int format;
     int width, height, channels, bytes_per_sample;
     char warning[160];
     const unsigned char *bytes; /* the input, where the last call saw it */
     dr_color_converter *color;  /* rows to sRGB, or NULL */
+    dr_status (*read_rows)(dr_reader *reader, unsigned char *rows, size_t stride, int count,
+                           char *message, size_t capacity);
+    void (*close)(dr_reader *reader);
 };
 
+/* The shape every writer shares: its operations. */
 struct dr_writer {
     int format;
+    dr_status (*set_icc)(dr_writer *writer, const unsigned char *profile, size_t length,
+                         char *message, size_t capacity);
+    dr_status (*write_rows)(dr_writer *writer, const unsigned char *rows, size_t stride, int count,
+                            char *message, size_t capacity);
+    dr_status (*finish)(dr_writer *writer, dr_buffer *out, char *message, size_t capacity);
+    void (*close)(dr_writer *writer);
 };
+
+/* The header and reader entry points of each format (png.c, jpeg.c, tiff.c, webp.c, heif.c). */
+typedef dr_status (*dr_info_reader)(const unsigned char *bytes, size_t length, dr_info *info,
+                                    char *message, size_t capacity);
+typedef dr_status (*dr_reader_opener)(const unsigned char *bytes, size_t length,
+                                      const dr_read_options *options, dr_info *info,
+                                      dr_reader **reader, char *message, size_t capacity);
+dr_status dr_tiff_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                            char *message, size_t capacity);
+dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **reader, char *message, size_t capacity);
+dr_status dr_webp_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                            char *message, size_t capacity);
+dr_status dr_webp_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **reader, char *message, size_t capacity);
+dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                            char *message, size_t capacity);
+dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **reader, char *message, size_t capacity);
+
+/* Sets the reader's delivered size to the crop window of a whole-image read (TIFF, WebP,
+ * HEIF) and gives the window's top-left corner in the stored image. */
+void dr_reader_window(dr_reader *reader, const dr_read_options *options, const dr_info *info, int *x, int *y);
+
+/* The DR_TOO_LARGE message for a header over the pixel limit. */
+dr_status dr_too_large(const dr_info *info, uint64_t max_pixels, char *message, size_t capacity);
+
+/* CMYK to RGB without colour management; `inverted`: Adobe's storage, 255 = no ink. */
+void dr_cmyk_to_rgb(const unsigned char *cmyk, unsigned char *rgb, int width, int inverted);
+
+/* Straight (unassociated) colour from premultiplied samples, in place: RGBA rows of 8 or 16 bits. */
+void dr_unpremultiply(unsigned char *row, size_t pixels, int bytes_per_sample);
 
 dr_status dr_png_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                            char *message, size_t capacity);

@@ -212,19 +212,6 @@ static void on_progress(j_common_ptr cinfo) {
         fail_with(cinfo, DR_CANCELLED, "decoding ran past the time limit");
 }
 
-/* CMYK to RGB without colour management. Adobe (Photoshop) files store inverted CMYK, where
- * 255 means no ink. */
-static void cmyk_to_rgb(const unsigned char *in, unsigned char *out, int width, int inverted) {
-    for (int x = 0; x < width; x++) {
-        const unsigned char *p = in + 4 * x;
-        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
-        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
-        out[3 * x] = (unsigned char)((c * k + 127) / 255);
-        out[3 * x + 1] = (unsigned char)((m * k + 127) / 255);
-        out[3 * x + 2] = (unsigned char)((y * k + 127) / 255);
-    }
-}
-
 static void jpeg_reader_free(jpeg_reader *r) {
     jpeg_destroy_decompress(&r->cinfo);
     dr_color_converter_free(r->base.color);
@@ -294,6 +281,8 @@ dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const d
     }
     r->skip_rows = y;
     r->base.format = DR_FORMAT_JPEG;
+    r->base.read_rows = dr_jpeg_read_rows;
+    r->base.close = dr_jpeg_reader_close;
     r->base.width = w;
     r->base.height = h;
     r->base.channels = 3;
@@ -341,7 +330,7 @@ dr_status dr_jpeg_read_rows(dr_reader *base, unsigned char *rows, size_t stride,
             if (r->base.color != NULL)
                 dr_color_converter_cmyk(r->base.color, cmyk, target, (size_t)r->base.width);
             else
-                cmyk_to_rgb(cmyk, target, r->base.width, r->cinfo.saw_Adobe_marker);
+                dr_cmyk_to_rgb(cmyk, target, r->base.width, r->cinfo.saw_Adobe_marker);
             continue;
         }
         if (r->scratch != NULL)
@@ -409,6 +398,10 @@ dr_status dr_jpeg_writer_open(int width, int height, const dr_jpeg_write_options
     }
     jpeg_create_compress(&w->cinfo);
     w->base.format = DR_FORMAT_JPEG;
+    w->base.set_icc = dr_jpeg_writer_set_icc;
+    w->base.write_rows = dr_jpeg_write_rows;
+    w->base.finish = dr_jpeg_writer_finish;
+    w->base.close = dr_jpeg_writer_close;
     w->dest.out = &w->out;
     w->dest.pub.init_destination = dest_init;
     w->dest.pub.empty_output_buffer = dest_empty;

@@ -233,6 +233,8 @@ dr_status dr_png_reader_open(const unsigned char *bytes, size_t length, const dr
     r->crop_y = y;
     r->file_height = info->height;
     r->base.format = DR_FORMAT_PNG;
+    r->base.read_rows = dr_png_read_rows;
+    r->base.close = dr_png_reader_close;
     r->base.width = w;
     r->base.height = h;
     r->base.channels = channels;
@@ -386,6 +388,10 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
     context_init(&w->ctx, NULL, 0, message, capacity);
     w->ctx.out = &w->out;
     w->base.format = DR_FORMAT_PNG;
+    w->base.set_icc = dr_png_writer_set_icc;
+    w->base.write_rows = dr_png_write_rows;
+    w->base.finish = dr_png_writer_finish;
+    w->base.close = dr_png_writer_close;
     w->width = width;
     w->height = height;
     w->channels = options->channels < 1 ? 1 : options->channels > 4 ? 4 : options->channels;

@@ -49,7 +49,9 @@ enum CBridge {
         let value = try result.get()
         let tiff = Array(exif.prefix(info.exif_length))
         let icc = info.icc.map { ICCProfile(Array(UnsafeBufferPointer(start: $0, count: info.icc_length))) }
-        return (value, imageInfo(info, orientation: ExifOrientation.parse(tiff), icc: icc))
+        // TIFF's own Orientation tag, HEIF's decoder-applied irot/imir, or the EXIF tag.
+        let orientation = info.oriented != 0 ? 1 : info.orientation != 0 ? Int(info.orientation) : ExifOrientation.parse(tiff)
+        return (value, imageInfo(info, orientation: orientation, icc: icc))
     }
 
     static func imageInfo(_ info: dr_info, orientation: Int, icc: ICCProfile?) -> ImageInfo {
@@ -62,13 +64,16 @@ enum CBridge {
         case DR_SPACE_PALETTE: space = "palette"
         default: space = "unknown"
         }
-        return ImageInfo(
-            format: info.format == Int32(DR_FORMAT_PNG.rawValue) ? .png : .jpeg,
+        var result = ImageInfo(
+            format: ImageFormat(cFormat: info.format) ?? .jpeg,
             width: Int(info.width), height: Int(info.height),
             bitDepth: Int(info.bit_depth), channels: Int(info.channels),
             colorSpace: space, hasAlpha: info.has_alpha != 0, orientation: orientation,
             interlaced: info.interlaced != 0, hasICCProfile: info.has_icc != 0, icc: icc,
             warning: warningText(info))
+        result.pages = max(Int(info.pages), 1)
+        result.orientedByDecoder = info.oriented != 0
+        return result
     }
 
     /// The decoder's forgiven problem, if any.

@@ -45,6 +45,8 @@ public enum ChainRenderer {
         public var color: ColorPlan
         /// What the output holds (alpha, grey, the source's depth and palette): the encoder's layout.
         public var outputTraits: OutputTraits
+        /// The decoder turns the image upright itself (HEIF, AVIF): outputs' EXIF Orientation is 1.
+        public var decoderOrients: Bool = false
     }
 
     /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
@@ -69,7 +71,8 @@ public enum ChainRenderer {
         let output = OutputTraits(alpha: pipeline.outputMayHaveAlpha, grey: pipeline.outputIsGrey,
                                   sixteenBitSource: !traits.isEightBit, paletteSource: header.colorSpace == "palette")
         return Plan(shrink: shrink, decodedSize: decoded, uprightSize: upright, orientation: orientation, chain: shrunk,
-                    pipeline: pipeline, color: ColorPlan(header: header, options: color), outputTraits: output)
+                    pipeline: pipeline, color: ColorPlan(header: header, options: color), outputTraits: output,
+                    decoderOrients: header.orientedByDecoder)
     }
 
     private static func distinct(_ warnings: [String?]) -> [String] {
@@ -99,12 +102,15 @@ public enum ChainRenderer {
         }
         var options = options
         if options.icc == nil { options.icc = color.outputProfile }
-        // A grey output cannot carry an RGB profile: the sRGB tag becomes its grey counterpart.
-        if plan.outputTraits.grey, options.icc == ICCProfile.sRGB { options.icc = ICCProfile.sRGBGrey }
+        // A grey output cannot carry an RGB profile: the sRGB tag becomes its grey counterpart
+        // (in formats that hold one channel; WebP and AVIF are written RGB).
+        var traits = plan.outputTraits
+        traits.grey = traits.grey && options.format.holdsGrey
+        if traits.grey, options.icc == ICCProfile.sRGB { options.icc = ICCProfile.sRGBGrey }
         // The EXIF (and XMP) says what was done to the pixels: turned upright, converted to sRGB.
-        options.orientationApplied = options.orientationApplied || plan.orientation != .up
+        options.orientationApplied = options.orientationApplied || plan.orientation != .up || plan.decoderOrients
         options.convertedToSRGB = options.convertedToSRGB || decoder.convertsColor
-        var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: plan.outputTraits)
+        var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
         let stats: RenderStats
         do {
             stats = try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline)

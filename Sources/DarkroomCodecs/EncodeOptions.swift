@@ -3,7 +3,8 @@ import DarkroomCore
 /// How `ImageCodec.encode` and ``ImageEncoder`` write an image.
 public struct EncodeOptions: Sendable, Equatable {
     public var format: ImageFormat
-    /// JPEG quality 1…100 (clamped); ignored for PNG.
+    /// JPEG, WebP and AVIF quality 1…100 (clamped); also TIFF's with `tiffCompression: .jpeg`;
+    /// ignored for PNG.
     public var quality: Int = 90
     /// Progressive JPEG; ignored for PNG (PNG is never interlaced).
     public var progressive: Bool = false
@@ -18,9 +19,27 @@ public struct EncodeOptions: Sendable, Equatable {
     public var optimizeCoding: Bool?
     /// 4 megapixels: a coefficient buffer of at most 24 MB (4:4:4).
     public static let optimizedCodingMaxPixels = 4_000_000
-    /// PNG bits per sample, 8 or 16; nil: as the input (16 for a 16-bit PNG, 8 otherwise).
-    /// JPEG is always 8.
+    /// PNG and TIFF bits per sample, 8 or 16; nil: as the input (16 for a 16-bit source, 8
+    /// otherwise). JPEG and WebP are always 8; AVIF is written 8-bit (see ``avifBitDepth``).
     public var bitDepth: Int?
+    /// WebP: lossless (the pixels come back exactly) instead of lossy.
+    public var lossless: Bool = false
+    /// WebP: how hard the encoder works, 0 (fastest) … 6 (smallest); libwebp's `method`.
+    public var effort: Int = 4
+    /// AVIF: libaom's speed, 0 (slowest, smallest) … 9; 5 is libvips' default (effort 4).
+    public var speed: Int = 5
+    /// TIFF: how the strips or tiles are compressed.
+    public var tiffCompression: TIFFCompression = .none
+    /// TIFF: 256×256 tiles instead of strips.
+    public var tiled: Bool = false
+
+    /// AVIF's only depth: libaom 3.6 (Debian 12) aborts the whole process on a 10-bit encode.
+    public static let avifBitDepth = 8
+
+    /// TIFF compressions.
+    public enum TIFFCompression: String, Sendable, Equatable, CaseIterable {
+        case none, lzw, deflate, jpeg
+    }
     /// PNG zlib level 0 (none, fastest) … 9 (smallest); ignored for JPEG.
     public var compression: Int = 6
     /// The input's metadata, carried into the file as `metadataPolicy` says (nil: none).

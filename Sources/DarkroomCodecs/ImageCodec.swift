@@ -1,7 +1,7 @@
 import CDarkroomCodecs
 import DarkroomCore
 
-/// Whole-image reading and writing of PNG and JPEG, for callers that hold whole images (tests,
+/// Whole-image reading and writing (PNG, JPEG, TIFF, WebP, HEIF/AVIF in; all but HEIF out), for callers that hold whole images (tests,
 /// small tools). Jobs stream instead, through ``ImageDecoder``, a ``Pipeline`` and
 /// ``ImageEncoder`` (see ``ChainRenderer``).
 ///

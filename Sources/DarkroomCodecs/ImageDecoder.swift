@@ -30,7 +30,7 @@ public struct DecodeOptions: Sendable, Equatable {
     public var effectiveShrink: Int { [8, 4, 2].first { $0 <= jpegShrink } ?? 1 }
 }
 
-/// A PNG or JPEG decoded row by row, top to bottom: the source of a ``Pipeline``.
+/// An image file decoded row by row, top to bottom: the source of a ``Pipeline``.
 ///
 /// The file's header is read and its pixel count checked when it is opened; rows are decoded
 /// only as the pipeline asks for them, so a corrupt end is found when the pipeline reaches it
@@ -85,6 +85,21 @@ public final class ImageDecoder: CompactRowSource {
 
     deinit {
         dr_reader_close(reader)
+    }
+
+    /// The bytes a decoder of `header` holds beyond the rows it hands out: libwebp's whole
+    /// decoded image (WebP has no row output), libheif's decoded image and, while it decodes,
+    /// its YUV planes. PNG, JPEG and TIFF stream (an interlaced PNG's and a progressive JPEG's
+    /// own buffers aside, which the estimate has never counted).
+    public static func heldBytes(header: ImageInfo) -> Int {
+        let area = header.width * header.height
+        switch header.format {
+        case .webp: return area * (header.hasAlpha || header.pages > 1 ? 4 : 3)
+        case .heif, .avif:
+            let sample = header.bitDepth > 8 ? 2 : 1
+            return area * ((header.hasAlpha ? 4 : 3) * sample + 3 * sample)
+        case .png, .jpeg, .tiff: return 0
+        }
     }
 
     /// Whether rows are converted from the embedded profile to sRGB (false: no profile, an

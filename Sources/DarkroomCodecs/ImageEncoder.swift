@@ -1,9 +1,11 @@
 import CDarkroomCodecs
 import DarkroomCore
 
-/// A PNG or JPEG encoder that takes rows in order: the sink of a ``Pipeline``.
+/// An encoder that takes rows in order: the sink of a ``Pipeline``. PNG, JPEG and TIFF encode
+/// rows as they come; WebP and AVIF keep them (their libraries encode a whole image) and encode
+/// at ``finish()``.
 ///
-/// Strips are quantised to bytes on the threads that rendered them; only libjpeg or libpng
+/// Strips are quantised to bytes on the threads that rendered them; only the codec library
 /// runs on the writing thread. The encoded file exists only in memory until ``finish()``
 /// returns it whole, so a failed render leaves nothing behind.
 public struct ImageEncoder: StripSink {
@@ -35,10 +37,23 @@ public struct ImageEncoder: StripSink {
     public static let maxPalettePixels = 16 << 20
 
     /// The bytes the encoder itself holds beyond a strip: the kept rows of a palette candidate,
-    /// or libjpeg's whole-image coefficient buffer (2 bytes a sample) for a progressive or
-    /// Huffman-optimised JPEG.
+    /// libjpeg's whole-image coefficient buffer (2 bytes a sample) for a progressive or
+    /// Huffman-optimised JPEG, the whole picture of a WebP or AVIF with its encoder's working
+    /// copies, a row of tiles of a tiled TIFF.
     public static func heldBytes(size: Size, options: EncodeOptions, traits: OutputTraits) -> Int {
         switch options.format {
+        case .webp:
+            // The ARGB picture (4 a pixel), then lossy: YUVA planes (2.5) and the encoder's
+            // per-macroblock state; lossless: libwebp's transform buffers (about 2× ARGB).
+            return size.area * (options.lossless ? 12 : 7)
+        case .avif, .heif:
+            // The RGB(A) plane, libheif's YUV 4:2:0 or 4:4:4 copy and libaom's frame buffers
+            // (source, reconstruction and lookahead, 1.5–3 bytes a pixel each).
+            return size.area * ((traits.alpha ? 4 : 3) + 12)
+        case .tiff:
+            guard options.tiled else { return 0 }
+            return 2 * 256 * size.width * tiffLayout(options, traits).bytesPerPixel
+
         case .png:
             return triesPalette(size: size, options: options, traits: traits) ? size.area * ((traits.alpha ? 4 : 3) + 1) : 0
         case .jpeg:
@@ -57,6 +72,13 @@ public struct ImageEncoder: StripSink {
     /// A PNG's depth: as asked, else as the source (16 for a 16-bit PNG, 8 otherwise).
     private static func pngIsSixteenBit(_ options: EncodeOptions, _ traits: OutputTraits) -> Bool {
         (options.bitDepth ?? (traits.sixteenBitSource ? 16 : 8)) == 16
+    }
+
+    /// A TIFF's layout: grey and alpha as the output holds them, 16-bit as asked or as the
+    /// source (never with JPEG compression, which holds 8-bit samples).
+    private static func tiffLayout(_ options: EncodeOptions, _ traits: OutputTraits) -> PixelConversion.Layout {
+        let sixteenBit = options.tiffCompression != .jpeg && pngIsSixteenBit(options, traits)
+        return PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
     }
 
     /// - Parameter traits: what the output holds: PNG keeps alpha, grey (one channel), and a
@@ -95,6 +117,43 @@ public struct ImageEncoder: StripSink {
                                           optimize: options.optimizesCoding(for: size) ? 1 : 0, channels: Int32(layout.channels))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_jpeg_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
+            }
+        case .webp:
+            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
+            quantiser = Quantiser(layout: layout)
+            var c = dr_webp_write_options(channels: Int32(layout.channels), quality: Float(min(max(options.quality, 0), 100)),
+                                          lossless: options.lossless ? 1 : 0, effort: Int32(min(max(options.effort, 0), 6)))
+            try metadata.withCBlocks { (blocks) throws(CodecError) in
+                try CBridge.call { dr_webp_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
+            }
+        case .avif, .heif:
+            guard options.format == .avif else {
+                throw CodecError(code: .unsupported, message: "darkroom reads HEIF but does not write it; write avif")
+            }
+            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
+            quantiser = Quantiser(layout: layout)
+            var c = dr_avif_write_options(channels: Int32(layout.channels), quality: Int32(min(max(options.quality, 0), 100)),
+                                          speed: Int32(min(max(options.speed, 0), 9)), bit_depth: Int32(EncodeOptions.avifBitDepth),
+                                          orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
+            try metadata.withCBlocks { (blocks) throws(CodecError) in
+                try CBridge.call { dr_avif_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
+            }
+        case .tiff:
+            let layout = Self.tiffLayout(options, traits)
+            quantiser = Quantiser(layout: layout)
+            let compression: Int32
+            switch options.tiffCompression {
+            case .none: compression = Int32(DR_TIFF_NONE)
+            case .lzw: compression = Int32(DR_TIFF_LZW)
+            case .deflate: compression = Int32(DR_TIFF_DEFLATE)
+            case .jpeg: compression = Int32(DR_TIFF_JPEG)
+            }
+            var c = dr_tiff_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
+                                          compression: compression, quality: Int32(min(max(options.quality, 1), 100)),
+                                          tiled: options.tiled ? 1 : 0,
+                                          orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
+            try metadata.withCBlocks { (blocks) throws(CodecError) in
+                try CBridge.call { dr_tiff_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
         }
         writer = WriterHandle(pointer!)

@@ -1,21 +1,43 @@
-/// The file formats darkroom reads and writes.
-public enum ImageFormat: String, Sendable, Codable, CaseIterable {
-    case png, jpeg
+import CDarkroomCodecs
 
-    /// The format whose signature `bytes` start with, or nil when neither matches.
+/// The file formats darkroom reads and writes (HEIF is read only).
+public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+    case png, jpeg, tiff, webp
+    /// HEIF with HEVC images (HEIC, what phones write); read only.
+    case heif
+    case avif
+
+    /// The format `bytes` are in, by their signature (never by a file name), or nil when none
+    /// darkroom reads. HEIF and AVIF are told apart by the brands of their `ftyp` box.
     public static func detect(_ bytes: [UInt8]) -> ImageFormat? {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        return nil
+        let format = bytes.withUnsafeBufferPointer { dr_sniff($0.baseAddress, $0.count) }
+        return ImageFormat(cFormat: format)
     }
 
-    /// The format a file extension names ("png", "jpg", "jpeg"; any case, with or without the dot).
+    init?(cFormat: Int32) {
+        switch UInt32(cFormat) {
+        case DR_FORMAT_PNG.rawValue: self = .png
+        case DR_FORMAT_JPEG.rawValue: self = .jpeg
+        case DR_FORMAT_TIFF.rawValue: self = .tiff
+        case DR_FORMAT_WEBP.rawValue: self = .webp
+        case DR_FORMAT_HEIF.rawValue: self = .heif
+        case DR_FORMAT_AVIF.rawValue: self = .avif
+        default: return nil
+        }
+    }
+
+    /// The format a file extension names ("png", "jpg", "tif", "heic", …; any case, with or
+    /// without the dot).
     public static func fromExtension(_ ext: String) -> ImageFormat? {
         var lowered = ext.lowercased()
         if lowered.hasPrefix(".") { lowered.removeFirst() }
         switch lowered {
         case "png": return .png
-        case "jpg", "jpeg": return .jpeg
+        case "jpg", "jpeg", "jpe": return .jpeg
+        case "tif", "tiff": return .tiff
+        case "webp": return .webp
+        case "heic", "heif", "hif": return .heif
+        case "avif": return .avif
         default: return nil
         }
     }
@@ -25,6 +47,16 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         switch self {
         case .png: "png"
         case .jpeg: "jpg"
+        case .tiff: "tif"
+        case .webp: "webp"
+        case .heif: "heic"
+        case .avif: "avif"
         }
     }
+
+    /// Whether darkroom can write it (HEIF is read only).
+    public var isWritable: Bool { self != .heif }
+
+    /// Whether a file can hold one colour channel (WebP and AVIF as darkroom writes them are RGB).
+    public var holdsGrey: Bool { self == .png || self == .jpeg || self == .tiff }
 }

@@ -22,6 +22,13 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var icc: ICCProfile?
     /// A problem the decoder forgave (stray bytes between JPEG segments, say); nil when none.
     public var warning: String?
+    /// Pages of a TIFF, frames of an animated WebP, top-level images of a HEIF: only the first
+    /// (HEIF: the primary) is read.
+    public var pages: Int = 1
+    /// HEIF and AVIF: libheif turns the image upright itself while decoding (the `irot` and
+    /// `imir` properties are part of the image), so `orientation` is 1 and any EXIF
+    /// Orientation the file carries is only informative (outputs reset it to 1).
+    public var orientedByDecoder: Bool = false
 
     public init(
         format: ImageFormat, width: Int, height: Int, bitDepth: Int, channels: Int,

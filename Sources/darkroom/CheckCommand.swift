@@ -17,9 +17,26 @@ struct CheckCommand: ParsableCommand {
             let config = try ConfigLoader.load(path: file)
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
             print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)")
+            for watch in config.watches {
+                print("  \(watch.name): takes \(watch.include.joined(separator: " ")) (each read by its content)")
+                for output in watch.outputs { print("    → \(output.pathTemplate): \(Self.describe(output))") }
+            }
         } catch {
             printError("\(error)")
             throw ExitCode(1)
+        }
+    }
+
+    /// An output's format and the settings that apply to it.
+    static func describe(_ output: OutputConfig) -> String {
+        let e = output.encoding
+        switch output.format {
+        case .jpeg: return "jpeg, quality \(output.quality)" + (output.progressive ? ", progressive" : "")
+        case .png: return "png, compression \(e.compression)" + (e.bitDepth.map { ", \($0)-bit" } ?? "")
+        case .webp: return "webp, " + (e.lossless ? "lossless" : "quality \(output.quality)") + ", effort \(e.effort)"
+        case .avif: return "avif, quality \(output.quality), speed \(e.speed), 8-bit"
+        case .tiff:
+            return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
         }
     }
 }

@@ -15,7 +15,14 @@ struct FiltersCommand: ParsableCommand {
     @Flag(help: "Print JSON (for scripts and documentation).")
     var json = false
 
+    @Flag(help: "Print only the image formats and their output options.")
+    var formats = false
+
     func run() throws {
+        if formats {
+            print(FormatHelpText.render())
+            return
+        }
         let registry = FilterRegistry.standard
         var descriptors = registry.descriptors
         if let category {
@@ -31,6 +38,7 @@ struct FiltersCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(descriptors), as: UTF8.self))
         } else {
             print(FilterHelpText.render(descriptors))
+            if category == nil { print("\n" + FormatHelpText.render()) }
         }
     }
 }

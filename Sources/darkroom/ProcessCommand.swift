@@ -22,10 +22,10 @@ struct ProcessCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (one input) or folder.")
     var output: String
 
-    @Option(help: "Output format: png or jpeg.")
+    @Option(help: "Output format: jpeg, png, webp, avif or tiff.")
     var format: OutputFormat?
 
-    @Option(help: "JPEG quality, 1–100.")
+    @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
     var quality: Int = 90
 
     @Flag(help: "Write progressive JPEG.")
@@ -112,12 +112,13 @@ struct ProcessCommand: ParsableCommand {
         let inputExt = URL(fileURLWithPath: input).pathExtension.lowercased()
         if asFolder {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
-            let fmt = format ?? (inputExt == "png" ? .png : .jpeg)
-            return (absolute + "/{stem}." + (fmt == .png ? "png" : "jpg"), fmt)
+            // As the input where darkroom writes its format (HEIF becomes JPEG), else JPEG.
+            let fmt = format ?? OutputFormat(fileExtension: inputExt) ?? .jpeg
+            return (absolute + "/{stem}." + fmt.fileExtension, fmt)
         }
         let ext = URL(fileURLWithPath: absolute).pathExtension.lowercased()
         guard let fmt = format ?? OutputFormat(fileExtension: ext) else {
-            throw ValidationError("-o \(output): cannot tell the format from the extension; use .png or .jpg, or --format")
+            throw ValidationError("-o \(output): cannot tell the format from the extension; use .jpg, .png, .webp, .avif or .tif, or --format")
         }
         return (absolute, fmt)
     }

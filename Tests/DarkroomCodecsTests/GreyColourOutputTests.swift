@@ -18,14 +18,27 @@ final class GreyColourOutputTests: XCTestCase {
 
     func testGreyProfiledInputStaysGreyTaggedWithAGreyProfile() throws {
         let input = try Fixtures.bytes("gray_linear.jpg")
-        for format in ImageFormat.allCases {
+        // The formats that hold one channel; exiftool names the channel count differently in each.
+        let channelTag: [ImageFormat: String] = [.jpeg: "ColorComponents", .png: "ColorType", .tiff: "SamplesPerPixel"]
+        let oneChannel: [ImageFormat: String] = [.jpeg: "1", .png: "0", .tiff: "1"]
+        for format in ImageFormat.allCases where format.holdsGrey {
             let out = try render(input, options: .init(format: format, quality: 95))
             XCTAssertEqual(out.colorConvertedFrom, "darkroom test linear grey", format.rawValue)
-            let tags = try exif(out.bytes, format.fileExtension, ["ColorSpaceData", "ProfileDescription", "ColorComponents", "ColorType"])
+            let tags = try exif(out.bytes, format.fileExtension, ["ColorSpaceData", "ProfileDescription", channelTag[format]!])
             XCTAssertEqual(tags["ColorSpaceData"], "GRAY", "\(format): \(tags)")
             XCTAssertEqual(tags["ProfileDescription"], "Grey with the sRGB tone curve", "\(format): \(tags)")
-            XCTAssertEqual(format == .jpeg ? tags["ColorComponents"] : tags["ColorType"], "\(format == .jpeg ? 1 : 0)",
-                           "one channel: \(tags)")
+            XCTAssertEqual(tags[channelTag[format]!], oneChannel[format], "one channel: \(tags)")
+        }
+    }
+
+    /// WebP and AVIF are written RGB, so a grey picture is tagged with the RGB sRGB profile.
+    func testGreyInputInRGBOnlyFormatsIsTaggedSRGB() throws {
+        let input = try Fixtures.bytes("gray_linear.jpg")
+        for format in [ImageFormat.webp, .avif] {
+            let out = try render(input, options: .init(format: format, quality: 95))
+            let tags = try exif(out.bytes, format.fileExtension, ["ColorSpaceData", "ProfileDescription"])
+            XCTAssertEqual(tags["ColorSpaceData"]?.trimmingCharacters(in: .whitespaces), "RGB", "\(format): \(tags)")
+            XCTAssertEqual(tags["ProfileDescription"], ICCProfile(ICCProfile.sRGB).description, "\(format): \(tags)")
         }
     }
 

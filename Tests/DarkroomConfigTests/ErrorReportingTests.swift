@@ -87,12 +87,12 @@ final class ErrorReportingTests: XCTestCase {
     }
 
     func testOutputFormatProblems() {
-        assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.tif' }]\n"), at: (3, 23),
-                     "watches[0].outputs[0].path: cannot tell the format from the extension \".tif\"")
+        assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.bmp' }]\n"), at: (3, 23),
+                     "watches[0].outputs[0].path: cannot tell the format from the extension \".bmp\"")
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.png', format: jpeg }]\n"),
                      at: (3, 51), "format jpeg does not match the extension \".png\"")
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.png', quality: 80 }]\n"),
-                     at: (3, 52), "quality applies to jpeg only")
+                     at: (3, 52), "quality applies to jpeg, webp, avif and tiff only")
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stme}.png' }]\n"), at: (3, 23),
                      "unknown placeholder {stme} (did you mean \"stem\"?)")
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/latest.png' }]\n"), at: (3, 23),

@@ -127,6 +127,29 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertLessThan(tall, 2000 * 20_000 * 16 / 10, "far below a whole float image")
     }
 
+    /// libwebp and libheif decode whole images, and the WebP and AVIF encoders keep the whole
+    /// picture: the estimate adds them, so the budget holds them; a PNG to JPEG stays streamed.
+    func testWholeImageDecodersAndEncodersAreCountedInTheEstimate() throws {
+        func estimate(input: ImageFormat, output: OutputFormat) throws -> Int {
+            let header = ImageInfo(format: input, width: 4000, height: 3000, bitDepth: 8, channels: 3, colorSpace: "rgb",
+                                   hasAlpha: false)
+            let config = OutputConfig(pathTemplate: "/out/{stem}.\(output.fileExtension)", format: output,
+                                      chain: try ChainSyntax.parse("sepia"))
+            let plan = try JobPlan.make(header: header, outputs: [config],
+                                        naming: .init(relativePath: "a", watchName: "w", mirrorFolders: false),
+                                        seed: 1, limits: Limits(), executor: StripExecutor())
+            return JobMemoryEstimate.bytes(for: plan, executor: StripExecutor())
+        }
+        let streamed = try estimate(input: .png, output: .jpeg)
+        let area = 4000 * 3000
+        XCTAssertLessThan(streamed, area, "a PNG to a JPEG streams: far below one byte a pixel")
+        XCTAssertGreaterThanOrEqual(try estimate(input: .webp, output: .jpeg), streamed + 3 * area, "libwebp's RGB image")
+        XCTAssertGreaterThanOrEqual(try estimate(input: .heif, output: .jpeg), streamed + 3 * area, "libheif's decoded image")
+        XCTAssertGreaterThanOrEqual(try estimate(input: .png, output: .webp), streamed + 4 * area, "the WebP encoder's ARGB picture")
+        XCTAssertGreaterThanOrEqual(try estimate(input: .png, output: .avif), streamed + 3 * area, "the AVIF encoder's picture")
+        XCTAssertLessThan(try estimate(input: .tiff, output: .tiff), area, "TIFF streams both ways")
+    }
+
     func testTheDefaultBudgetFollowsTheSmallestMemoryMaxOnTheWayUpTheCgroupTree() throws {
         let root = TemporaryFolder()
         let cgroup = root.write("proc-self-cgroup", Array("0::/system.slice/darkroom.service\n".utf8))

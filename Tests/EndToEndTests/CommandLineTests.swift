@@ -1,4 +1,5 @@
 import DarkroomCodecs
+import DarkroomCore
 import DarkroomTestSupport
 import Foundation
 import Glibc
@@ -120,6 +121,45 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix(s.path("bad.yaml") + ":1:10: ") && $0.contains("workers") }, bad.stderr)
         XCTAssertTrue(lines.contains { $0.contains(":7:30: ") && $0.contains("expected an integer from 1 to 65535, got \"wide\"") }, bad.stderr)
         XCTAssertTrue(lines.contains { $0.contains(":8:13: ") && $0.contains("did you mean \"sepia\"") }, bad.stderr)
+    }
+
+    func testFormatsAreListedAndCheckSaysWhatEachOutputWrites() throws {
+        let formats = try darkroom(["filters", "--formats"])
+        XCTAssertEqual(formats.status, 0, formats.stderr)
+        for line in ["webp  in, out", "avif  in, out", "tiff  in, out", "heif  in ", "lossless (false)", "speed 0–9 (5)",
+                     "compression none|lzw|deflate|jpeg", "10-bit refused"] {
+            XCTAssertTrue(formats.stdout.contains(line), "\(line) in \(formats.stdout)")
+        }
+        XCTAssertTrue(try darkroom(["filters"]).stdout.contains("webp  in, out"), "the plain listing ends with the formats")
+        let s = Scratch()
+        s.writeInPlace("formats.yaml", Array("""
+            watches:
+              - path: ./in
+                outputs:
+                  - { path: './out/{stem}.webp', lossless: true }
+                  - { path: './out/{stem}.avif', quality: 50, speed: 7 }
+                  - { path: './out/{stem}.tif', compression: deflate, tiled: true }
+            """.utf8))
+        let check = try darkroom(["check", s.path("formats.yaml")])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        for line in ["*.webp *.avif *.heic *.heif *.tif *.tiff (each read by its content)", "{stem}.webp: webp, lossless, effort 4",
+                     "{stem}.avif: avif, quality 50, speed 7, 8-bit", "{stem}.tif: tiff, deflate compression, tiled"] {
+            XCTAssertTrue(check.stdout.contains(line), "\(line) in \(check.stdout)")
+        }
+    }
+
+    /// `process` writes the new formats by the output's extension, reading any input by content.
+    func testProcessWritesWebPAVIFAndTIFFByExtension() throws {
+        let s = Scratch()
+        let png = try ImageCodec.encode(Image(width: 30, height: 20, fill: Pixel(0.2, 0.5, 0.8, 1)), options: .init(format: .png))
+        s.writeInPlace("in.png", png)
+        for ext in ["webp", "avif", "tif"] {
+            let result = try darkroom(["process", "--chain", "resize width=15", s.path("in.png"), "-o", s.path("out.\(ext)")])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let info = try ImageCodec.readInfo([UInt8](try Data(contentsOf: URL(fileURLWithPath: s.path("out.\(ext)")))))
+            XCTAssertEqual(info.format.fileExtension, ext)
+            XCTAssertEqual([info.width, info.height], [15, 10])
+        }
     }
 
     func testRunWithoutAConfigWatchesInboxAndWritesOutbox() throws {

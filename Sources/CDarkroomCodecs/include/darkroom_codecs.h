@@ -2,10 +2,13 @@
 #define DARKROOM_CODECS_H
 
 /*
- * C shims over libpng and libjpeg(-turbo), streaming: a reader hands out rows in order, a
- * writer takes rows in order, so no whole image is ever held by the shims (except an
- * interlaced PNG, which is decoded whole in its compact form, and libjpeg's own coefficient
- * buffer for a progressive JPEG).
+ * C shims over libpng, libjpeg(-turbo), libtiff, libwebp and libheif, streaming where the
+ * library allows: a reader hands out rows in order, a writer takes rows in order. PNG, JPEG
+ * and TIFF (strip by strip, or a row of tiles at a time) hold no whole image, except an
+ * interlaced PNG, decoded whole in its compact form, and libjpeg's coefficient buffer for a
+ * progressive JPEG. WebP and HEIF/AVIF decoders hold the decoded image (libwebp's incremental
+ * decoder fills it as input is fed, libheif decodes it at once), and the WebP and AVIF
+ * encoders keep every row until they encode at finish; dr_held_bytes says how much.
  *
  * Both libraries report fatal errors by longjmp. Every function here that calls into them
  * arms its own setjmp first, so a longjmp never crosses into Swift: each returns a dr_status
@@ -30,7 +33,17 @@ typedef enum {
     DR_CANCELLED = 8
 } dr_status;
 
-typedef enum { DR_FORMAT_PNG = 1, DR_FORMAT_JPEG = 2 } dr_format;
+typedef enum {
+    DR_FORMAT_PNG = 1,
+    DR_FORMAT_JPEG = 2,
+    DR_FORMAT_TIFF = 3,
+    DR_FORMAT_WEBP = 4,
+    DR_FORMAT_HEIF = 5, /* HEIC and other HEIF brands */
+    DR_FORMAT_AVIF = 6
+} dr_format;
+
+/* The format `bytes` start with, by their signature (0: none darkroom reads). */
+int dr_sniff(const unsigned char *bytes, size_t length);
 
 typedef enum {
     DR_SPACE_GRAY = 1,
@@ -67,6 +80,9 @@ typedef struct {
      * PNG eXIf, iTXt XMP and ImageMagick's "Raw profile type" text); free with dr_metadata_free. */
     struct dr_metadata *metadata;
     char warning[160];
+    int pages;         /* TIFF pages, WebP frames; 1 for everything else */
+    int orientation;   /* the format's own orientation tag (TIFF Orientation); 0: the EXIF's */
+    int oriented;      /* HEIF/AVIF: the decoder turns the image upright itself (irot/imir) */
 } dr_info;
 
 /* Frees what a dr_info owns (its ICC profile). */
@@ -202,7 +218,56 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
                              const dr_metadata *metadata, dr_writer **writer,
                              char *message, size_t message_capacity);
 
-/* Embeds an ICC profile (JPEG APP2 ICC_PROFILE chunks, PNG iCCP); call before the first row. */
+/* How a WebP writer encodes (libwebp). Rows are 3 (RGB) or 4 (RGBA, straight) bytes a pixel. */
+typedef struct {
+    int channels;
+    float quality;   /* 0...100: lossy quality, or (lossless) how hard to compress */
+    int lossless;
+    int effort;      /* libwebp's method, 0 (fastest) ... 6 (smallest) */
+} dr_webp_write_options;
+
+/* A WebP writer: it keeps the rows (as libwebp's ARGB picture) and encodes at finish; the
+ * metadata (may be NULL) and ICC profile go into EXIF, XMP and ICCP chunks (libwebpmux). */
+dr_status dr_webp_writer_open(int width, int height, const dr_webp_write_options *options,
+                              const dr_metadata *metadata, dr_writer **writer,
+                              char *message, size_t message_capacity);
+
+/* How an AVIF writer encodes (libheif with libaom). Rows are 3 or 4 bytes a pixel (8-bit). */
+typedef struct {
+    int channels;
+    int quality;     /* 0...100 */
+    int speed;       /* libaom's cpu-used, 0 (slowest, smallest) ... 9 */
+    int bit_depth;   /* 8 only: libaom 3.6 aborts on 10-bit encodes (see the README) */
+    int orientation; /* EXIF orientation 1...8 of the rows, written as irot/imir (libheif) */
+} dr_avif_write_options;
+
+/* An AVIF writer: it keeps the rows and encodes at finish; metadata as for WebP (libheif's
+ * Exif and XMP items, the colour profile as a 'prof' property). */
+dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options *options,
+                              const dr_metadata *metadata, dr_writer **writer,
+                              char *message, size_t message_capacity);
+
+/* TIFF compressions (the TIFF tag values). */
+enum { DR_TIFF_NONE = 1, DR_TIFF_LZW = 5, DR_TIFF_JPEG = 7, DR_TIFF_DEFLATE = 8 };
+
+/* How a TIFF writer encodes (libtiff). */
+typedef struct {
+    int channels;     /* 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA (unassociated alpha) */
+    int bit_depth;    /* 8, or 16 with samples in host byte order */
+    int compression;  /* DR_TIFF_*; JPEG is 8-bit only */
+    int quality;      /* JPEG compression's quality */
+    int tiled;        /* 256×256 tiles instead of strips */
+    int orientation;  /* the Orientation tag, 1...8: how viewers turn pixels left as stored */
+} dr_tiff_write_options;
+
+/* A TIFF writer, strip by strip (or a row of tiles at a time); metadata as XMP and IPTC tags
+ * (EXIF is not written), the ICC profile as the ICC tag. */
+dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options *options,
+                              const dr_metadata *metadata, dr_writer **writer,
+                              char *message, size_t message_capacity);
+
+/* Embeds an ICC profile (JPEG APP2 ICC_PROFILE chunks, PNG iCCP, WebP ICCP, AVIF prof, TIFF
+ * ICC tag); call before the first row. */
 dr_status dr_writer_set_icc(dr_writer *writer, const unsigned char *profile, size_t length,
                             char *message, size_t message_capacity);
 

@@ -13,9 +13,7 @@ extension ConfigDecoder {
         }
         let format = template.flatMap { outputFormat(f, template: $0) }
         let quality = optional(f, "quality", default: 90) { integer($0, $1, in: 1...100) }
-        if format == .png, let node = f["quality"] {
-            error(node.mark, f.path("quality"), "quality applies to jpeg only; remove it or write format: jpeg")
-        }
+        refuseIfInapplicable(f, "quality", format: format)
         let progressive = optional(f, "progressive", default: false) { boolean($0, $1) }
         let color = decodeOutputColor(f)
         let encoding = decodeEncoding(f, format: format)
@@ -46,11 +44,11 @@ extension ConfigDecoder {
         let implied = ext.flatMap(OutputFormat.init(fileExtension:))
         guard let node = f["format"] else {
             if implied == nil {
-                error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: jpeg or format: png")
+                error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: jpeg, png, webp, avif or tiff")
             }
             return implied
         }
-        guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg"]) else { return nil }
+        guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg", "webp", "avif", "tiff", "tif"]) else { return nil }
         let format = OutputFormat(fileExtension: word)
         if let ext, let implied, let format, implied != format {
             error(node.mark, f.path("format"), "format \(format.rawValue) does not match the extension \".\(ext)\" of the path")

@@ -1,24 +1,44 @@
 extension ConfigDecoder {
-    static let outputEncodingKeys = ["chroma", "bit_depth", "compression", "metadata", "gps"]
+    static let outputEncodingKeys = ["chroma", "bit_depth", "compression", "metadata", "gps", "lossless", "effort", "speed", "tiled"]
+
+    /// The formats each encoding key means something for; elsewhere it is refused.
+    static let encodingKeyFormats: [String: [OutputFormat]] = [
+        "quality": [.jpeg, .webp, .avif, .tiff], "chroma": [.jpeg], "bit_depth": [.png, .tiff, .avif],
+        "compression": [.png, .tiff], "lossless": [.webp], "effort": [.webp], "speed": [.avif], "tiled": [.tiff],
+    ]
+
+    /// Refuses `key` when `format` has no use for it, naming the formats it applies to.
+    func refuseIfInapplicable(_ f: Fields, _ key: String, format: OutputFormat?, because reason: String = "") {
+        guard let format, let node = f[key], let formats = Self.encodingKeyFormats[key], !formats.contains(format) else { return }
+        let names = formats.map(\.rawValue)
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        error(node.mark, f.path(key), "\(key) applies to \(list) only; remove it or write format: \(names[0])" + reason)
+    }
 
     /// The encoding keys of one output; each is refused where its format has no use for it.
     func decodeEncoding(_ f: Fields, format: OutputFormat?) -> OutputEncoding {
         var encoding = OutputEncoding()
-        let pngOnly = "applies to png only; remove it or write format: png"
         encoding.chroma = optional(f, "chroma", default: .auto) { choice($0, $1, OutputEncoding.Chroma.self) }
-        if format == .png, let node = f["chroma"] {
-            error(node.mark, f.path("chroma"), "chroma applies to jpeg only; remove it or write format: jpeg")
+        refuseIfInapplicable(f, "chroma", format: format)
+        encoding.bitDepth = decodeBitDepth(f, format: format)
+        refuseIfInapplicable(f, "bit_depth", format: format, because: format == .jpeg ? " (JPEG is always 8-bit)" : " (WebP is always 8-bit)")
+        if format == .tiff {
+            encoding.tiffCompression = optional(f, "compression", default: .none) { choice($0, $1, OutputEncoding.TIFFCompression.self) }
+            if encoding.tiffCompression == .jpeg, encoding.bitDepth == 16, let node = f["bit_depth"] {
+                error(node.mark, f.path("bit_depth"), "bit_depth 16 cannot be written with compression: jpeg (JPEG holds 8-bit samples); use lzw or deflate")
+            }
+        } else {
+            encoding.compression = optional(f, "compression", default: 6) { integer($0, $1, in: 0...9) }
         }
-        encoding.bitDepth = optional(f, "bit_depth", default: nil) { node, path in
-            word(node, path, among: ["8", "16"]).flatMap { Int($0) }
-        }
-        if format == .jpeg, let node = f["bit_depth"] {
-            error(node.mark, f.path("bit_depth"), "bit_depth \(pngOnly) (JPEG is always 8-bit)")
-        }
-        encoding.compression = optional(f, "compression", default: 6) { integer($0, $1, in: 0...9) }
-        if format == .jpeg, let node = f["compression"] {
-            error(node.mark, f.path("compression"), "compression \(pngOnly) (JPEG's size is set by quality)")
-        }
+        refuseIfInapplicable(f, "compression", format: format, because: " (the size of JPEG, WebP and AVIF is set by quality)")
+        encoding.tiled = optional(f, "tiled", default: false) { boolean($0, $1) }
+        refuseIfInapplicable(f, "tiled", format: format)
+        encoding.lossless = optional(f, "lossless", default: false) { boolean($0, $1) }
+        refuseIfInapplicable(f, "lossless", format: format)
+        encoding.effort = optional(f, "effort", default: 4) { integer($0, $1, in: 0...6) }
+        refuseIfInapplicable(f, "effort", format: format)
+        encoding.speed = optional(f, "speed", default: 5) { integer($0, $1, in: 0...9) }
+        refuseIfInapplicable(f, "speed", format: format)
         encoding.metadata = optional(f, "metadata", default: .keep) { choice($0, $1, OutputEncoding.Metadata.self) }
         encoding.gps = optional(f, "gps", default: true) { boolean($0, $1) }
         if encoding.metadata != .keep, let node = f["gps"] {
@@ -26,5 +46,21 @@ extension ConfigDecoder {
                   + "carries no GPS position); remove it")
         }
         return encoding
+    }
+
+    /// `bit_depth`: 8 or 16 (PNG, TIFF); AVIF only 8, since libaom 3.6 aborts on 10-bit encodes.
+    private func decodeBitDepth(_ f: Fields, format: OutputFormat?) -> Int? {
+        guard format == .avif else {
+            return optional(f, "bit_depth", default: nil) { node, path in word(node, path, among: ["8", "16"]).flatMap { Int($0) } }
+        }
+        return optional(f, "bit_depth", default: nil) { node, path in
+            guard let depth = word(node, path, among: ["8", "10", "12"]).flatMap({ Int($0) }) else { return nil }
+            guard depth == 8 else {
+                error(node.mark, path, "\(depth)-bit AVIF is refused: libaom 3.6 (Debian 12's AV1 encoder) aborts the whole "
+                      + "process on every 10-bit encode; write bit_depth: 8, or a png or tiff output for 16 bits")
+                return nil
+            }
+            return depth
+        }
     }
 }

@@ -6,7 +6,7 @@ public struct OutputConfig: Sendable, Equatable {
     public var pathTemplate: String
     /// Given, or inferred from the template's extension.
     public var format: OutputFormat
-    /// JPEG quality 1…100; default 90.
+    /// JPEG, WebP and AVIF quality 1…100 (TIFF's with `compression: jpeg`); default 90.
     public var quality: Int
     /// Progressive JPEG (interlaced PNG); default false.
     public var progressive: Bool
@@ -32,14 +32,26 @@ public struct OutputConfig: Sendable, Equatable {
 
 /// The encoders darkroom writes with.
 public enum OutputFormat: String, Sendable, Equatable, CaseIterable {
-    case png, jpeg
+    case png, jpeg, webp, avif, tiff
 
-    /// The format a file extension names (`jpg`, `JPEG`, `png`), if any.
+    /// The format a file extension names (`jpg`, `JPEG`, `png`, `webp`, `avif`, `tif`, `tiff`), if any.
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
+        case "webp": self = .webp
+        case "avif": self = .avif
+        case "tif", "tiff": self = .tiff
         default: return nil
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .tiff: "tif"
+        default: rawValue
         }
     }
 }

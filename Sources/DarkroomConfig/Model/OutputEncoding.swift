@@ -1,12 +1,29 @@
-/// How an output's file is encoded beyond its format and quality: JPEG chroma, PNG depth and
-/// compression, and which metadata is carried over from the input.
+/// How an output's file is encoded beyond its format and quality: JPEG chroma, PNG and TIFF
+/// depth and compression, WebP's and AVIF's encoder settings, TIFF's layout, and which metadata
+/// is carried over from the input.
 public struct OutputEncoding: Sendable, Equatable {
     /// JPEG chroma sampling (`chroma:`); default auto.
     public var chroma: Chroma
-    /// PNG bits per sample (`bit_depth: 8 | 16`); nil: as the input (16 for a 16-bit PNG).
+    /// PNG and TIFF bits per sample (`bit_depth: 8 | 16`); nil: as the input (16 for a 16-bit
+    /// source). AVIF takes only 8.
     public var bitDepth: Int?
     /// PNG zlib level 0…9 (`compression:`); default 6.
     public var compression: Int
+    /// TIFF compression (`compression: none | lzw | deflate | jpeg`); default none.
+    public var tiffCompression: TIFFCompression = .none
+    /// TIFF in 256×256 tiles instead of strips (`tiled:`); default false.
+    public var tiled: Bool = false
+    /// WebP lossless (`lossless:`); default false.
+    public var lossless: Bool = false
+    /// WebP encoder effort 0…6 (`effort:`, libwebp's method); default 4.
+    public var effort: Int = 4
+    /// AVIF encoder speed 0…9 (`speed:`, libaom's); default 5.
+    public var speed: Int = 5
+
+    /// TIFF compressions.
+    public enum TIFFCompression: String, Sendable, Equatable, CaseIterable {
+        case none, lzw, deflate, jpeg
+    }
     /// Which of the input's EXIF, XMP and IPTC go into the output (`metadata:`).
     public var metadata: Metadata
     /// Whether GPS position survives (`gps: false` removes it); only with `metadata: keep`.

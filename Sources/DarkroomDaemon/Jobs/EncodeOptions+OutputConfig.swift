@@ -13,6 +13,11 @@ extension EncodeOptions {
         self.init(format: ImageFormat(output.format), quality: output.quality, progressive: output.progressive,
                   chroma: chroma, bitDepth: output.encoding.bitDepth, compression: output.encoding.compression)
         metadataPolicy = MetadataPolicy(output.encoding.metadata.policyContent, gps: output.encoding.gps)
+        lossless = output.encoding.lossless
+        effort = output.encoding.effort
+        speed = output.encoding.speed
+        tiled = output.encoding.tiled
+        tiffCompression = TIFFCompression(rawValue: output.encoding.tiffCompression.rawValue) ?? .none
     }
 }
 

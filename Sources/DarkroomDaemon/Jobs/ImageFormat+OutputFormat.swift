@@ -7,6 +7,9 @@ extension ImageFormat {
         switch format {
         case .png: self = .png
         case .jpeg: self = .jpeg
+        case .webp: self = .webp
+        case .avif: self = .avif
+        case .tiff: self = .tiff
         }
     }
 }

@@ -9,13 +9,15 @@ import DarkroomCore
 /// for random-access nodes), which depends on the image's width and the chain, not its height.
 /// Outputs are rendered one after the other, so the job's peak is that of its largest output.
 /// A PNG that may be written as a palette adds the rows its encoder keeps, a progressive or
-/// Huffman-optimised JPEG libjpeg's coefficient buffer.
+/// Huffman-optimised JPEG libjpeg's coefficient buffer, a WebP or AVIF output its whole picture;
+/// a WebP or HEIF/AVIF input adds its decoded image (their libraries decode whole images).
 enum JobMemoryEstimate {
     static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
         plan.outputs.map { output in
             pixelBytes(for: output, executor: executor)
                 + ImageEncoder.heldBytes(size: output.pipeline.outputSize, options: EncodeOptions(output.config),
                                          traits: output.rendering.outputTraits)
+                + ImageDecoder.heldBytes(header: plan.header)
         }.max() ?? 0
     }
 

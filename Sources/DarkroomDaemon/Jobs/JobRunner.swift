@@ -68,7 +68,9 @@ public struct JobRunner: Sendable {
                                 configSHA256: spec.configSHA256)
         draft.input.bytes = bytes.count
         draft.input.sha256 = sha256
-        draft.input.format = ImageFormat.detect(bytes)?.rawValue
+        let format = ImageFormat.detect(bytes)
+        draft.input.format = format?.rawValue
+        draft.warn(FormatMismatch.warning(content: format, name: spec.inputPath))
 
         // Planning: from the header alone.
         let plan: JobPlan

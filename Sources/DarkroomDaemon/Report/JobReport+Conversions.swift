@@ -11,6 +11,7 @@ extension JobReport.Input {
         bitDepth = info.bitDepth
         orientation = info.orientation
         icc = info.icc?.problem == nil ? info.icc?.name : nil
+        pages = info.pages
     }
 }
 

@@ -70,7 +70,8 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var bytes: Int
         /// Lowercase hex; nil when the file could not be read.
         public var sha256: String?
-        /// `png` or `jpeg` when recognised.
+        /// `png`, `jpeg`, `tiff`, `webp`, `heif` or `avif` when recognised: by the content, never
+        /// by the name (a name that says otherwise is named in `warning`).
         public var format: String?
         public var width: Int?
         public var height: Int?
@@ -89,6 +90,9 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// The description of the embedded ICC profile; nil when there is none (or it is
         /// unreadable: `warning` then says so).
         public var icc: String?
+        /// Pages of a TIFF, frames of an animated WebP, images of a HEIF; only the first (HEIF:
+        /// the primary) is processed. Nil when the header could not be read.
+        public var pages: Int?
 
         public init(path: String, bytes: Int = 0, sha256: String? = nil, format: String? = nil,
                     width: Int? = nil, height: Int? = nil, colorSpace: String? = nil, orientation: Int? = nil) {
@@ -98,7 +102,7 @@ public struct JobReport: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case path, bytes, sha256, format, width, height, colorSpace = "color_space", bitDepth = "bit_depth", orientation
-            case shrinkOnLoad = "shrink_on_load", warning, icc
+            case shrinkOnLoad = "shrink_on_load", warning, icc, pages
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -115,6 +119,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(shrinkOnLoad, forKey: .shrinkOnLoad)
             try c.encode(warning, forKey: .warning)
             try c.encode(icc, forKey: .icc)
+            try c.encode(pages, forKey: .pages)
         }
     }
 

@@ -1,0 +1,32 @@
+# Shared by the benchmark scripts (sourced; needs $RUNS and $work).
+# bench TITLE NAME=COMMAND… : runs every command RUNS times in turn (A B C A B C …, so a machine
+# whose speed drifts slows them alike), prints the median wall time and peak memory (max RSS) of
+# each and darkroom's ratios against it. A command's output file may be named in SIZE_OF_<name>
+# (e.g. SIZE_OF_libvips=/tmp/x.webp) to print its size too.
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+bench() {
+  local title=$1; shift
+  local names=() cmds=()
+  for spec in "$@"; do [[ -n $spec ]] || continue; names+=("${spec%%=*}"); cmds+=("${spec#*=}"); done
+  local -A walls mems
+  for ((run = 0; run < RUNS; run++)); do
+    for i in "${!names[@]}"; do
+      /usr/bin/time -f '%e %M' -o "$work/time.txt" bash -c "exec ${cmds[$i]}" >/dev/null 2>"$work/stderr.txt" \
+        || { echo "${names[$i]} failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
+      read -r t m <"$work/time.txt"
+      walls[${names[$i]}]+="$t "; mems[${names[$i]}]+="$m "
+    done
+  done
+  printf '\n%s (median of %d runs)\n' "$title" "$RUNS"
+  printf '%-15s %9s %10s %13s %13s %12s\n' tool "wall s" "peak MiB" "darkroom ×t" "darkroom ×mem" "file bytes"
+  local dt dm
+  dt=$(median <<<"${walls[darkroom]}"); dm=$(median <<<"${mems[darkroom]}")
+  for name in "${names[@]}"; do
+    local t m size_var="SIZE_OF_$name" size=""
+    t=$(median <<<"${walls[$name]}"); m=$(median <<<"${mems[$name]}")
+    [[ -n ${!size_var:-} && -f ${!size_var} ]] && size=$(stat -c %s "${!size_var}")
+    awk -v n="$name" -v t="$t" -v m="$m" -v dt="$dt" -v dm="$dm" -v s="$size" \
+      'BEGIN { printf "%-15s %9.3f %10.1f %13.2f %13.2f %12s\n", n, t, m / 1024, dt / t, dm / m, s }'
+  done
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# darkroom against libvips on the formats of issue 15, in one run, taking turns (see bench_lib.sh):
+#   heic thumbnail — a 12 MP (4032×3024) HEIC to a 720-px JPEG, Q80 (`vips thumbnail`)
+#   chain as WebP  — the chain of run.sh on the 5000×5000 JPEG, written as WebP Q80 (webpsave,
+#                    both at libwebp's default effort 4)
+#   chain as AVIF  — the same written as AVIF Q50 (heifsave, AV1 at effort 4 = libaom speed 5,
+#                    darkroom's default speed), 8-bit 4:2:0 both
+#   tiff 50 %      — a 16-bit LZW TIFF scan of 8000×6000 resized to 50 % (Lanczos3), written as an
+#                    uncompressed 16-bit TIFF by both
+# Prints medians, darkroom's ratios, and the output files' sizes. RUNS (default 3) runs each.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+work=${BENCH_DIR:-/tmp/darkroom-bench}
+mkdir -p "$work"
+darkroom=$PWD/.build/release/darkroom
+[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
+im=$(command -v convert-im6.q16 || command -v convert)
+source Benchmarks/bench_lib.sh
+
+# Photo-like inputs: fractal plasma plus grain, as run.sh makes them.
+photo() { # WIDTH HEIGHT SEED OUT
+  "$im" -seed "$3" -size "$(($1 / 5))x$(($2 / 5))" plasma:fractal -resize "$1x$2!" \
+    \( -size "$1x$2" xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite "$4"
+}
+big=$work/input-5000.jpg
+[[ -f $big ]] || { echo "generating $big…" >&2; photo 5000 5000 42 "$work/big.png"; "$im" "$work/big.png" -quality 90 "$big"; }
+heic=$work/input-12mp.heic
+if [[ ! -f $heic ]]; then
+  echo "generating $heic (4032×3024, heif-enc Q80)…" >&2
+  photo 4032 3024 11 "$work/12mp.png"
+  heif-enc -q 80 "$work/12mp.png" -o "$heic" >/dev/null
+fi
+scan=$work/input-8000x6000-16bit-lzw.tif
+if [[ ! -f $scan ]]; then
+  # The 12 MP picture (a 16-bit PNG: ImageMagick's Q16) enlarged by vips: ImageMagick's default
+  # resource policy refuses an 8000×6000 canvas.
+  echo "generating $scan…" >&2
+  vips resize "$work/12mp.png" "$work/scan.v" 1.98413 --vscale 1.98413
+  vips tiffsave "$work/scan.v" "$scan" --compression lzw --predictor horizontal
+  rm -f "$work/scan.v"
+fi
+gcc -O2 -o "$work/vips_chain" Benchmarks/vips_chain.c $(pkg-config --cflags --libs vips)
+chain='crop x=100 y=100 width=4800 height=4800 | resize scale=0.9 kernel=bilinear | convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8'
+
+SIZE_OF_darkroom=$work/heic-darkroom.jpg SIZE_OF_libvips=$work/heic-vips.jpg \
+bench "heic thumbnail: 4032×3024 HEIC → 720 px wide JPEG, Q80" \
+  "darkroom=$darkroom process --chain 'resize width=720' --quality 80 $heic -o $work/heic-darkroom.jpg" \
+  "libvips=vips thumbnail $heic '$work/heic-vips.jpg[Q=80]' 720"
+
+SIZE_OF_darkroom=$work/chain-darkroom.webp SIZE_OF_libvips=$work/chain-vips.webp \
+bench "chain as WebP Q80 on 5000×5000" \
+  "darkroom=$darkroom process --chain '$chain' --quality 80 $big -o $work/chain-darkroom.webp" \
+  "libvips=$work/vips_chain $big '$work/chain-vips.webp[Q=80]'"
+
+SIZE_OF_darkroom=$work/chain-darkroom.avif SIZE_OF_libvips=$work/chain-vips.avif \
+bench "chain as AVIF Q50 on 5000×5000" \
+  "darkroom=$darkroom process --chain '$chain' --quality 50 $big -o $work/chain-darkroom.avif" \
+  "libvips=$work/vips_chain $big '$work/chain-vips.avif[Q=50,compression=av1,effort=4]'"
+
+bench "tiff 50 %: 8000×6000 16-bit LZW TIFF resized to 50 %, 16-bit TIFF out" \
+  "darkroom=$darkroom process --chain 'resize scale=0.5' $scan -o $work/scan-darkroom.tif" \
+  "libvips=vips resize $scan $work/scan-vips.tif 0.5"
+
+echo
+echo "ratios: darkroom's median time and peak memory divided by libvips' (below 1 = darkroom better)."

@@ -1,0 +1,296 @@
+/*
+ * HEIF (HEIC) and AVIF input through libheif: the primary image, decoded whole (libheif has no
+ * row-wise decoding; the decoded image is counted in the job's memory estimate), then handed
+ * out row by row. libheif applies the image's rotation and mirror (irot, imir) and clean
+ * aperture while decoding, as the HEIF spec makes them part of the image (info->oriented; the
+ * EXIF Orientation a phone also writes is only informative there). 10- and 12-bit images are
+ * delivered as 16-bit samples. An ICC profile ('prof'/'rICC') converts as in every format; an
+ * nclx colour description with wide-gamut primaries (Display P3, BT.2020) and an sRGB or
+ * BT.709 tone curve is turned into an equivalent ICC profile with Little CMS and converted the
+ * same way. libheif returns errors as values; nothing longjmps or prints.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <lcms2.h>
+#include <libheif/heif.h>
+
+static dr_status status_of(struct heif_error error) {
+    switch (error.code) {
+    case heif_error_Ok: return DR_OK;
+    case heif_error_Unsupported_filetype:
+    case heif_error_Unsupported_feature:
+    case heif_error_Plugin_loading_error: return DR_UNSUPPORTED;
+    case heif_error_Memory_allocation_error:
+        return error.subcode == heif_suberror_Security_limit_exceeded ? DR_TOO_LARGE : DR_OUT_OF_MEMORY;
+    case heif_error_Invalid_input:
+        if (error.subcode == heif_suberror_End_of_data) return DR_TRUNCATED;
+        if (error.subcode == heif_suberror_Security_limit_exceeded) return DR_TOO_LARGE;
+        return DR_CORRUPT;
+    case heif_error_Decoder_plugin_error:
+        return error.subcode == heif_suberror_End_of_data ? DR_TRUNCATED : DR_CORRUPT;
+    default: return DR_CORRUPT;
+    }
+}
+
+static dr_status heif_failure(struct heif_error error, char *message, size_t capacity) {
+    dr_status status = status_of(error);
+    if (status == DR_TRUNCATED)
+        dr_set_message(message, capacity, "HEIF data ends early (truncated file?): %s", error.message);
+    else
+        dr_set_message(message, capacity, "HEIF: %s", error.message ? error.message : "unreadable");
+    return status == DR_OK ? DR_CORRUPT : status;
+}
+
+/* An ICC profile equivalent to an nclx description darkroom converts (NULL: sRGB already, or a
+ * tone curve it does not convert, such as PQ or HLG). */
+static cmsHPROFILE nclx_profile(const struct heif_color_profile_nclx *nclx) {
+    int primaries = nclx->color_primaries;
+    if (primaries == heif_color_primaries_ITU_R_BT_709_5 || primaries == heif_color_primaries_unspecified) return NULL;
+    cmsToneCurve *curve;
+    switch (nclx->transfer_characteristics) {
+    case heif_transfer_characteristic_IEC_61966_2_1:
+    case heif_transfer_characteristic_unspecified: {
+        cmsFloat64Number srgb[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+        curve = cmsBuildParametricToneCurve(NULL, 4, srgb);
+        break;
+    }
+    case heif_transfer_characteristic_ITU_R_BT_709_5:
+    case heif_transfer_characteristic_ITU_R_BT_601_6:
+    case heif_transfer_characteristic_ITU_R_BT_2020_2_10bit:
+    case heif_transfer_characteristic_ITU_R_BT_2020_2_12bit: {
+        cmsFloat64Number rec709[5] = {1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081};
+        curve = cmsBuildParametricToneCurve(NULL, 4, rec709);
+        break;
+    }
+    default: return NULL;
+    }
+    if (curve == NULL) return NULL;
+    cmsCIExyY white = {nclx->color_primary_white_x, nclx->color_primary_white_y, 1};
+    cmsCIExyYTRIPLE xyY = {{nclx->color_primary_red_x, nclx->color_primary_red_y, 1},
+                           {nclx->color_primary_green_x, nclx->color_primary_green_y, 1},
+                           {nclx->color_primary_blue_x, nclx->color_primary_blue_y, 1}};
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE profile = cmsCreateRGBProfile(&white, &xyY, curves);
+    cmsFreeToneCurve(curve);
+    if (profile != NULL) {
+        cmsMLU *description = cmsMLUalloc(NULL, 1);
+        if (description != NULL) {
+            cmsMLUsetASCII(description, "en", "US", primaries == heif_color_primaries_SMPTE_EG_432_1 ? "nclx Display P3"
+                                                   : primaries == heif_color_primaries_ITU_R_BT_2020_2_and_2100_0 ? "nclx BT.2020"
+                                                                                                                  : "nclx RGB");
+            cmsWriteTag(profile, cmsSigProfileDescriptionTag, description);
+            cmsMLUfree(description);
+        }
+    }
+    return profile;
+}
+
+/* The image's colour as an ICC profile in info->icc, when it has one worth converting. */
+static dr_status store_colour(const struct heif_image_handle *handle, dr_info *info) {
+    enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(handle);
+    if (type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC) {
+        size_t size = heif_image_handle_get_raw_color_profile_size(handle);
+        unsigned char *profile = size > 0 ? malloc(size) : NULL;
+        if (size > 0 && profile == NULL) return DR_OUT_OF_MEMORY;
+        if (profile != NULL && heif_image_handle_get_raw_color_profile(handle, profile).code == heif_error_Ok) {
+            info->has_icc = 1;
+            info->icc = profile;
+            info->icc_length = size;
+        } else {
+            free(profile);
+        }
+        return DR_OK;
+    }
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code != heif_error_Ok || nclx == NULL) return DR_OK;
+    cmsHPROFILE profile = nclx_profile(nclx);
+    heif_nclx_color_profile_free(nclx);
+    if (profile == NULL) return DR_OK;
+    cmsUInt32Number size = 0;
+    dr_status status = DR_OK;
+    if (cmsSaveProfileToMem(profile, NULL, &size) && size > 0) {
+        info->icc = malloc(size);
+        if (info->icc == NULL) status = DR_OUT_OF_MEMORY;
+        else if (cmsSaveProfileToMem(profile, info->icc, &size)) info->icc_length = size;
+        else { free(info->icc); info->icc = NULL; }
+    }
+    cmsCloseProfile(profile);
+    return status;
+}
+
+/* The Exif items (a 4-byte offset to the TIFF header, then the block) and XMP ("mime" items of
+ * type application/rdf+xml). */
+static void collect_metadata(const struct heif_image_handle *handle, dr_info *info) {
+    heif_item_id ids[8];
+    int n = heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", ids, 8);
+    for (int i = 0; i < n; i++) {
+        size_t size = heif_image_handle_get_metadata_size(handle, ids[i]);
+        unsigned char *block = size >= 4 ? malloc(size) : NULL;
+        if (block == NULL) continue;
+        if (heif_image_handle_get_metadata(handle, ids[i], block).code == heif_error_Ok) {
+            size_t skip = 4 + ((size_t)block[0] << 24 | (size_t)block[1] << 16 | (size_t)block[2] << 8 | block[3]);
+            if (skip < size) {
+                dr_info_store_exif(info, block + skip, size - skip);
+                if (info->metadata != NULL)
+                    dr_metadata_keep(&info->metadata->exif, &info->metadata->exif_length, block + skip, size - skip);
+            }
+        }
+        free(block);
+        break;
+    }
+    if (info->metadata == NULL) return;
+    n = heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", ids, 8);
+    for (int i = 0; i < n; i++) {
+        const char *type = heif_image_handle_get_metadata_content_type(handle, ids[i]);
+        if (type == NULL || strcmp(type, "application/rdf+xml") != 0) continue;
+        size_t size = heif_image_handle_get_metadata_size(handle, ids[i]);
+        unsigned char *block = size > 0 ? malloc(size) : NULL;
+        if (block != NULL && heif_image_handle_get_metadata(handle, ids[i], block).code == heif_error_Ok)
+            dr_metadata_keep(&info->metadata->xmp, &info->metadata->xmp_length, block, size);
+        free(block);
+        break;
+    }
+}
+
+/* Opens the file and its primary image and describes it; the caller frees both. */
+static dr_status open_primary(const unsigned char *bytes, size_t length, dr_info *info, struct heif_context **context,
+                              struct heif_image_handle **handle, char *message, size_t capacity) {
+    *context = heif_context_alloc();
+    *handle = NULL;
+    if (*context == NULL) return DR_OUT_OF_MEMORY;
+    struct heif_error error = heif_context_read_from_memory(*context, bytes, length, NULL);
+    if (error.code != heif_error_Ok) return heif_failure(error, message, capacity);
+    error = heif_context_get_primary_image_handle(*context, handle);
+    if (error.code != heif_error_Ok) return heif_failure(error, message, capacity);
+    info->format = dr_sniff(bytes, length) == DR_FORMAT_AVIF ? DR_FORMAT_AVIF : DR_FORMAT_HEIF;
+    info->width = heif_image_handle_get_width(*handle);
+    info->height = heif_image_handle_get_height(*handle);
+    info->has_alpha = heif_image_handle_has_alpha_channel(*handle);
+    int bits = heif_image_handle_get_luma_bits_per_pixel(*handle);
+    info->bit_depth = bits > 0 ? bits : 8;
+    info->channels = info->has_alpha ? 4 : 3;
+    info->color_space = DR_SPACE_RGB;
+    info->oriented = 1;
+    int images = heif_context_get_number_of_top_level_images(*context);
+    info->pages = images > 1 ? images : 1;
+    if (info->width <= 0 || info->height <= 0) {
+        dr_set_message(message, capacity, "HEIF: the primary image has no size");
+        return DR_CORRUPT;
+    }
+    if (store_colour(*handle, info) != DR_OK) {
+        dr_set_message(message, capacity, "out of memory reading a HEIF colour profile");
+        return DR_OUT_OF_MEMORY;
+    }
+    collect_metadata(*handle, info);
+    return DR_OK;
+}
+
+dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                            char *message, size_t capacity) {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    dr_status status = open_primary(bytes, length, info, &context, &handle, message, capacity);
+    if (handle != NULL) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return status;
+}
+
+/* ---- reader ---- */
+
+typedef struct {
+    dr_reader base; /* first: the generic reader */
+    struct heif_image *image;
+    const unsigned char *plane;
+    int stride;
+    int bits;        /* per sample of the decoded plane: 8, 10 or 12 */
+    int premultiplied;
+    int next_row, crop_x, crop_y;
+} heif_reader;
+
+static void heif_reader_close(dr_reader *base) {
+    heif_reader *r = (heif_reader *)base;
+    if (r->image != NULL) heif_image_release(r->image);
+    dr_color_converter_free(r->base.color);
+    free(r);
+}
+
+static dr_status heif_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
+                                char *message, size_t capacity) {
+    heif_reader *r = (heif_reader *)base;
+    if (r->next_row + count > r->base.height) {
+        dr_set_message(message, capacity, "HEIF: more rows asked for than the image has");
+        return DR_CORRUPT;
+    }
+    int channels = r->base.channels;
+    for (int i = 0; i < count; i++, r->next_row++) {
+        unsigned char *target = rows + stride * (size_t)i;
+        const unsigned char *src = r->plane + (size_t)r->stride * (size_t)(r->crop_y + r->next_row);
+        if (r->bits <= 8) {
+            memcpy(target, src + (size_t)r->crop_x * (size_t)channels, (size_t)r->base.width * (size_t)channels);
+        } else {
+            /* 10/12-bit little-endian samples to the full 16-bit range. */
+            const uint16_t *s = (const uint16_t *)(const void *)src + (size_t)r->crop_x * (size_t)channels;
+            uint16_t *o = (uint16_t *)(void *)target;
+            uint32_t max = (1u << r->bits) - 1;
+            for (size_t k = 0; k < (size_t)r->base.width * (size_t)channels; k++) {
+                uint32_t v = s[k] > max ? max : s[k];
+                o[k] = (uint16_t)((v * 65535u + max / 2) / max);
+            }
+        }
+        if (r->premultiplied && channels == 4) dr_unpremultiply(target, (size_t)r->base.width, r->base.bytes_per_sample);
+        if (r->base.color != NULL) dr_color_converter_rows(r->base.color, target, (size_t)r->base.width);
+    }
+    return DR_OK;
+}
+
+dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    dr_status status = open_primary(bytes, length, info, &context, &handle, message, capacity);
+    if (status == DR_OK && !dr_fits(info, options->max_pixels))
+        status = dr_too_large(info, options->max_pixels, message, capacity);
+    heif_reader *r = status == DR_OK ? calloc(1, sizeof *r) : NULL;
+    if (status == DR_OK && r == NULL) status = DR_OUT_OF_MEMORY;
+    if (status == DR_OK) {
+        int deep = info->bit_depth > 8;
+        enum heif_chroma chroma = info->has_alpha ? (deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA)
+                                                  : (deep ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB);
+        struct heif_decoding_options *decoding = heif_decoding_options_alloc();
+        if (decoding != NULL) decoding->convert_hdr_to_8bit = 0;
+        struct heif_error error = heif_decode_image(handle, &r->image, heif_colorspace_RGB, chroma, decoding);
+        heif_decoding_options_free(decoding);
+        if (error.code != heif_error_Ok) {
+            status = heif_failure(error, message, capacity);
+        } else {
+            r->plane = heif_image_get_plane_readonly(r->image, heif_channel_interleaved, &r->stride);
+            r->bits = heif_image_get_bits_per_pixel_range(r->image, heif_channel_interleaved);
+            if (r->plane == NULL || heif_image_get_width(r->image, heif_channel_interleaved) != info->width ||
+                heif_image_get_height(r->image, heif_channel_interleaved) != info->height) {
+                dr_set_message(message, capacity, "HEIF: the decoded image does not match its header");
+                status = DR_CORRUPT;
+            }
+        }
+        r->premultiplied = heif_image_handle_is_premultiplied_alpha(handle);
+    }
+    if (handle != NULL) heif_image_handle_release(handle);
+    heif_context_free(context); /* the decoded image lives on its own */
+    if (status != DR_OK) {
+        if (r != NULL) heif_reader_close(&r->base);
+        return status;
+    }
+    r->base.format = info->format;
+    r->base.read_rows = heif_read_rows;
+    r->base.close = heif_reader_close;
+    r->base.bytes = bytes;
+    dr_reader_window(&r->base, options, info, &r->crop_x, &r->crop_y);
+    r->base.channels = info->has_alpha ? 4 : 3;
+    r->base.bytes_per_sample = r->bits > 8 ? 2 : 1;
+    r->base.color = dr_reader_color_setup(&r->base, info, options, DR_SPACE_RGB, r->base.channels, 0);
+    memcpy(info->warning, r->base.warning, sizeof info->warning);
+    *out = &r->base;
+    return DR_OK;
+}

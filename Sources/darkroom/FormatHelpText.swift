@@ -1,0 +1,23 @@
+/// The formats darkroom reads and writes, with each output option: printed by `darkroom filters`
+/// (after the filters, or alone with `--formats`) and summarised by `darkroom check`.
+enum FormatHelpText {
+    static let rows: [(name: String, direction: String, options: String)] = [
+        ("jpeg", "in, out", "quality 1–100 (90), progressive (false), chroma auto|420|444 (auto); CMYK in through its profile"),
+        ("png", "in, out", "compression 0–9 (6), bit_depth 8|16 (as the input)"),
+        ("webp", "in, out", "quality 1–100 (90), lossless (false), effort 0–6 (4); alpha kept; an animation gives its first frame"),
+        ("avif", "in, out", "quality 1–100 (90), speed 0–9 (5), bit_depth 8 (10-bit refused: libaom 3.6 aborts on it); alpha kept"),
+        ("heif", "in", "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit"),
+        ("tiff", "in, out", "compression none|lzw|deflate|jpeg (none), bit_depth 8|16 (as the input), tiled (false); "
+            + "strips or tiles, grey/RGB/RGBA/CMYK in, the first page"),
+    ]
+
+    static func render() -> String {
+        var lines = ["Formats (inputs are read by their content, not their name; an output's format is `format:` or its path's extension):"]
+        for row in rows {
+            lines.append("  " + row.name.padding(toLength: 6, withPad: " ", startingAt: 0)
+                         + row.direction.padding(toLength: 9, withPad: " ", startingAt: 0) + row.options)
+        }
+        lines.append("  Default include patterns: *.jpg *.jpeg *.png *.webp *.avif *.heic *.heif *.tif *.tiff")
+        return lines.joined(separator: "\n")
+    }
+}
