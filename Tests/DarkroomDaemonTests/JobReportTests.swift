@@ -32,7 +32,7 @@ final class JobReportTests: XCTestCase {
 
         let input = try XCTUnwrap(json["input"] as? [String: Any])
         XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "bit_depth",
-                                         "orientation", "shrink_on_load", "warning", "icc"])
+                                         "orientation", "shrink_on_load", "warning", "icc", "pages"])
         XCTAssertEqual(input["color_space"] as? String, "srgb")
         XCTAssertEqual(input["orientation"] as? Int, 6)
 
