@@ -16,7 +16,9 @@ repo=$PWD
 sandbox=${SYSTEMD_SANDBOX:-$repo/../shared/tools/systemd-sandbox}
 [[ -x $sandbox ]] || sandbox=/work/shared/tools/systemd-sandbox
 cache=${DARKROOM_SANDBOX_CACHE:-/var/cache/darkroom-sandbox}
-libs="libpng16-16 libjpeg62-turbo liblcms2-2 libexif12 libyaml-0-2 libinotifytools0 libssl3"
+# The runtime libraries: exactly what the package depends on (build-deb.sh lists them with ldd),
+# so a new library (libwebp, libheif, libtiff, libpq…) reaches the root without editing this.
+libs=$(dpkg-deb -f "$deb" Depends | tr -d ',' | tr -s ' ' | sed 's/^ //; s/ $//')
 
 skip() { echo "SKIP test-deb: $*" >&2; exit 0; }
 fail() {
