@@ -1,5 +1,7 @@
 import Foundation
+#if canImport(XCTest)  // not when the package's products are built alone (make dist)
 import XCTest
+#endif
 
 /// What a test needs from the machine (a tool, root, leases on the temporary folder).
 ///
@@ -15,7 +17,10 @@ public enum TestEnvironment {
 
     /// The error to throw when `need` is not met: a failure under CI, a skip elsewhere.
     public static func unavailable(_ need: String) -> any Error {
-        isCI ? Missing(description: need) : XCTSkip(need + "; with CI set this test fails instead of skipping")
+        #if canImport(XCTest)
+        if !isCI { return XCTSkip(need + "; with CI set this test fails instead of skipping") }
+        #endif
+        return Missing(description: need)
     }
 
     /// Throws ``unavailable(_:)`` unless `condition` holds.
