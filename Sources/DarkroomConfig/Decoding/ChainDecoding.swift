@@ -7,9 +7,9 @@ extension ConfigDecoder {
     func decodeChain(_ node: YAMLNode, path: String) -> ChainSpec {
         guard case .sequence(let items) = node.content else {
             error(node.mark, path, "expected a list of filters (- name or - name: { parameter: value }), got \(node.shortDescription)")
-            return ChainSpec([])
+            return ChainSpec([], registry: registry)
         }
-        return ChainSpec(items.enumerated().compactMap { decodeStep($1, path: "\(path)[\($0)]") })
+        return ChainSpec(items.enumerated().compactMap { decodeStep($1, path: "\(path)[\($0)]") }, registry: registry)
     }
 
     private func decodeStep(_ node: YAMLNode, path: String) -> FilterInvocation? {

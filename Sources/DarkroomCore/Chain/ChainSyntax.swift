@@ -27,7 +27,7 @@ public enum ChainSyntax {
             steps.append(try FilterInvocation(name: name, rawArguments: args, registry: registry))
         }
         guard !steps.isEmpty else { throw ParameterError("the chain is empty") }
-        return ChainSpec(steps)
+        return ChainSpec(steps, registry: registry)
     }
 
     /// Refuses unbalanced brackets and nesting deeper than ``maximumNesting``, in one scan.

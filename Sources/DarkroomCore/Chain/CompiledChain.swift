@@ -3,13 +3,13 @@
 public struct CompiledChain: Sendable {
     public enum Stage: Sendable {
         /// Fused point filters: inlined into the node before them, never a pass of their own.
-        case color(names: [String], operations: [ColorOperation])
+        case point(names: [String], program: PointProgram)
         case region(name: String, filter: any RegionFilter)
 
         /// Filter names covered by the stage.
         public var names: [String] {
             switch self {
-            case .color(let names, _): names
+            case .point(let names, _): names
             case .region(let name, _): [name]
             }
         }

@@ -34,7 +34,7 @@ public struct FilterInvocation: Sendable, Hashable {
 
     /// Parameters with defaults filled in and `random` drawn from each slider range.
     public func resolveParameters(using rng: inout SeededGenerator,
-                                  registry: FilterRegistry = .standard) throws(ParameterError) -> ResolvedParameters {
+                                  registry: FilterRegistry) throws(ParameterError) -> ResolvedParameters {
         let descriptor = try registry.descriptor(named: name)
         var resolved = ResolvedParameters()
         for (key, argument) in arguments {
@@ -52,7 +52,7 @@ public struct FilterInvocation: Sendable, Hashable {
 
     /// Resolves and builds the filter.
     public func resolve(using rng: inout SeededGenerator,
-                        registry: FilterRegistry = .standard) throws(ParameterError) -> ResolvedFilter {
+                        registry: FilterRegistry) throws(ParameterError) -> ResolvedFilter {
         let parameters = try resolveParameters(using: &rng, registry: registry)
         do {
             return ResolvedFilter(name: name, parameters: parameters,
@@ -77,6 +77,15 @@ public struct ResolvedFilter: Sendable {
     public var name: String
     public var parameters: ResolvedParameters
     public var filter: any Filter
+
+    public init(name: String, parameters: ResolvedParameters, filter: any Filter) {
+        self.name = name
+        self.parameters = parameters
+        self.filter = filter
+    }
+
+    /// The filter's descriptor, from the filter itself: no registry lookup.
+    public var descriptor: FilterDescriptor { type(of: filter).descriptor }
 }
 
 extension ParameterDescriptor {
