@@ -29,6 +29,7 @@ public struct FilterRegistry: Sendable, Hashable {
         TransformFilter.self,
         GaussianBlurFilter.self,
         ConvolveFilter.self,
+        UnsharpMaskFilter.self,
         DropShadowFilter.self,
     ])
 
