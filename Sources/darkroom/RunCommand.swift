@@ -22,7 +22,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let loaded: DaemonConfig
         do {
-            loaded = try config.map { try ConfigLoader.load(path: $0) }
+            loaded = try config.map { try ConfigLoader.load(path: $0, assets: SharedAssets.store) }
                 ?? ConfigLoader.defaultConfig(baseDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             printError("\(error)")

@@ -80,7 +80,8 @@ final class PipelineRun: @unchecked Sendable {
                         }
                         let width = nodes[n].size.width
                         let r = max(0, -regions[i].x, regions[i].maxX - width)
-                        if r > 0, edges[n] == nil || edges[n] == edge {
+                        // Padding holds clamped or transparent columns; wrapped reads copy.
+                        if r > 0, edge == .clamp || edge == .transparent, edges[n] == nil || edges[n] == edge {
                             edges[n] = edge
                             reach[n] = max(reach[n], r)
                         }
@@ -138,6 +139,13 @@ final class PipelineRun: @unchecked Sendable {
             lo = max(lo, 0)
             hi = min(hi, size.height - 1)
             guard lo <= hi, rect.x < size.width, rect.maxX > 0 else { return nil }
+        case .repeat, .mirror:
+            // Rows wrap: a read past an edge may touch any band; the few rows read are mapped.
+            if lo < 0 || hi >= size.height {
+                if rect.height >= size.height { return 0...((size.height - 1) / bandHeight) }
+                let rows = (lo...hi).map { edge.index($0, extent: size.height)! }
+                (lo, hi) = (rows.min()!, rows.max()!)
+            }
         }
         return (lo / bandHeight)...(hi / bandHeight)
     }
@@ -437,9 +445,7 @@ final class PipelineRun: @unchecked Sendable {
         let rows = UnsafeMutablePointer<UnsafePointer<Pixel>>.allocate(capacity: height)
         func source(_ y: Int) -> UnsafeMutablePointer<Pixel>? {
             guard let range else { return nil }
-            var yy = y
-            if edge == .clamp { yy = min(max(y, 0), size.height - 1) }
-            guard yy >= 0, yy < size.height else { return nil }
+            guard let yy = edge.index(y, extent: size.height) else { return nil }
             let k = yy / h
             return bases[k - range.lowerBound] + ((yy - k * h) * stride + pad)
         }
@@ -481,8 +487,8 @@ final class PipelineRun: @unchecked Sendable {
                     let xx = rect.x + x
                     if xx >= 0 && xx <= lastX {
                         (out + x).initialize(to: row[xx])
-                    } else if edge == .clamp {
-                        (out + x).initialize(to: row[xx < 0 ? 0 : lastX])
+                    } else if let mapped = edge.index(xx, extent: size.width) {
+                        (out + x).initialize(to: row[mapped])
                     } else {
                         (out + x).initialize(to: .zero)
                     }

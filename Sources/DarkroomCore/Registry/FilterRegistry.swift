@@ -31,6 +31,7 @@ public struct FilterRegistry: Sendable, Hashable {
         ConvolveFilter.self,
         UnsharpMaskFilter.self,
         DropShadowFilter.self,
+        OverlayImageFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }

@@ -23,6 +23,7 @@ extension JobReport.ChainStep {
         for (name, value) in filter.parameters.entries {
             parameters[name] = ReportValue(value, kind: descriptor.parameter(named: name)?.kind)
         }
-        self.init(filter: filter.name, parameters: parameters, random: filter.parameters.randomNames.sorted())
+        self.init(filter: filter.name, parameters: parameters, random: filter.parameters.randomNames.sorted(),
+                  assets: filter.parameters.assets.map { JobReport.Asset(path: $0.path, sha256: $0.sha256) }.sorted { $0.path < $1.path })
     }
 }

@@ -4,6 +4,7 @@ import XCTest
 /// What every registered filter must do, point filters included, checked by registration alone:
 /// a filter added to ``registry`` is held to all of it without a line of test of its own.
 ///
+/// Image parameters name the in-memory ``TestAssets``, so filters with assets are held to it too.
 /// Parameters come from `KernelContractTests.samples(for:)`: the samples a filter needs, and one
 /// with every slider drawn at random (fixed seeds, so a failure reproduces). Every check runs the
 /// filter through the streaming pipeline, as jobs do.
@@ -36,7 +37,7 @@ final class FilterConformanceTests: XCTestCase {
         for type in Self.registry.filters {
             let before = out.count
             for text in KernelContractTests.samples(for: type.descriptor) {
-                guard let resolved = try? ChainSyntax.parse(text, registry: Self.registry).resolve(seed: seed),
+                guard let resolved = try? ChainSyntax.parse(text, registry: Self.registry, assets: TestAssets()).resolve(seed: seed),
                       resolved.count == 1 else { continue }
                 out.append(Sample(text: text, filter: resolved[0]))
             }
@@ -63,7 +64,8 @@ final class FilterConformanceTests: XCTestCase {
             let identities = type.descriptor.parameters.compactMap { p in p.identity.map { (p, $0) } }
             guard !identities.isEmpty else { continue }
             let text = ([type.descriptor.name] + identities.map { "\($0.0.name)=\($0.1)" }).joined(separator: " ")
-            guard let resolved = try? ChainSyntax.parse(text, registry: Self.registry).resolve(seed: 1) else { continue }
+            guard let resolved = try? ChainSyntax.parse(text, registry: Self.registry, assets: TestAssets()).resolve(seed: 1)
+            else { continue }
             let out = render(Sample(text: text, filter: resolved[0]), input).image
             XCTAssertEqual(out.size, input.size, text)
             guard out.size == input.size else { continue }
