@@ -69,10 +69,13 @@ extension Pipeline {
 }
 
 extension CompiledChain {
-    /// Runs the chain on an in-memory image through the streaming pipeline.
+    /// Runs the chain on an in-memory image through the streaming pipeline (analysis stages
+    /// measured on the image first).
     public func run(_ image: Image, executor: StripExecutor = StripExecutor()) -> (image: Image, stats: RenderStats) {
-        Pipeline(chain: self, source: Pipeline.traits(of: image), bandHeight: executor.bandHeight)
-            .render(image, executor: executor)
+        let traits = Pipeline.traits(of: image)
+        // Nothing in an in-memory render can fail: no decoder, no encoder, no deadline.
+        let chain = try! resolvingAnalyses(source: traits, executor: executor) { ImageSource(image, crop: $0) }
+        return Pipeline(chain: chain, source: traits, bandHeight: executor.bandHeight).render(image, executor: executor)
     }
 }
 

@@ -117,6 +117,8 @@ public struct Pipeline: Sendable {
                 let last = nodes.count - 1
                 nodes[last].color = PointProgram((nodes[last].color?.operations ?? []) + program.operations)
                 nodes[last].names += names
+            case .analysis(let name, _):
+                preconditionFailure("\(name) waits for a statistic: resolve the chain's analyses before building its pipeline")
             case .region(let name, let filter):
                 let input = nodes.count - 1
                 let plan = filter.plan(for: nodes[input].size)

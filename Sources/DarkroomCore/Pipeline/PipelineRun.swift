@@ -63,19 +63,24 @@ final class PipelineRun: @unchecked Sendable {
         var reach = [Int](repeating: 0, count: nodes.count)
         var edges = [EdgeMode?](repeating: nil, count: nodes.count)
         var stores = [CompactImage?](repeating: nil, count: nodes.count)
-        for (c, node) in nodes.enumerated() {
+        // The output strips are each used once, by the encoder.
+        if let last = uses.indices.last { for k in uses[last].indices { uses[last][k] = 1 } }
+        // Consumers before producers, so a band nobody will compute (the rows a crop after a blur
+        // cuts away) gives its inputs no use: they are dropped as decoded, not kept to the end.
+        for c in nodes.indices.reversed() {
+            let node = nodes[c]
             switch node.producer {
             case .source: break
             case .randomAccess(_, let input, let layout):
                 // The store is filled band by band, each input band read once.
-                for k in uses[input].indices { uses[input][k] += 1 }
+                if uses[c].contains(where: { $0 > 0 }) { for k in uses[input].indices { uses[input][k] += 1 } }
                 stores[c] = CompactImage(size: nodes[input].size, layout: layout)
             case .kernel(let kernel, let inputs):
                 for k in 0..<counts[c] {
                     let regions = kernel.inputRegions(for: Self.bandRect(node.size, k, pipeline.bandHeight))
                     for (i, n) in inputs.enumerated() {
                         let edge = kernel.inputs[i].edge
-                        if let range = Self.touched(nodes[n].size, regions[i], edge, pipeline.bandHeight) {
+                        if uses[c][k] > 0, let range = Self.touched(nodes[n].size, regions[i], edge, pipeline.bandHeight) {
                             for b in range { uses[n][b] += 1 }
                         }
                         let width = nodes[n].size.width
@@ -89,8 +94,6 @@ final class PipelineRun: @unchecked Sendable {
                 }
             }
         }
-        // The output strips are each used once, by the encoder.
-        if let last = uses.indices.last { for k in uses[last].indices { uses[last][k] = 1 } }
         // Wider reaches (a large translation) fall back to copying the few rows they read.
         pads = reach.map { min($0, 256) }
         padEdges = edges.map { $0 ?? .clamp }

@@ -9,8 +9,9 @@ import XCTest
 /// with every slider drawn at random (fixed seeds, so a failure reproduces). Every check runs the
 /// filter through the streaming pipeline, as jobs do.
 final class FilterConformanceTests: XCTestCase {
-    /// The shipped filters and the test filters that exercise the open point contract.
-    static let registry = pointTestRegistry
+    /// The shipped filters, the test filters that exercise the open point contract, and a
+    /// trim written against the analysis contract.
+    static let registry = pointTestRegistry.adding([TrimTestFilter.self])
 
     struct Sample {
         var text: String
@@ -20,14 +21,17 @@ final class FilterConformanceTests: XCTestCase {
         var stage: CompiledChain.Stage {
             switch filter.filter {
             case let point as any PointFilter: .point(names: [filter.name], program: PointProgram(point.pointOperations))
+            case let analysis as any AnalysisFilter: .analysis(name: filter.name, filter: analysis)
             case let region as any RegionFilter: .region(name: filter.name, filter: region)
             default: preconditionFailure("\(filter.name) is neither a point nor a region filter")
             }
         }
 
-        /// The input pixels `output` needs: the pixel itself for a point filter.
-        func inputRegion(for output: Rect, inputSize: Size) -> Rect {
-            (filter.filter as? any RegionFilter)?.inputRegion(for: output, inputSize: inputSize) ?? output
+        /// The input pixels `output` needs: the pixel itself for a point filter; nil for an
+        /// analysis filter, which reads the whole input by definition.
+        func inputRegion(for output: Rect, inputSize: Size) -> Rect? {
+            if filter.filter is any AnalysisFilter { return nil }
+            return (filter.filter as? any RegionFilter)?.inputRegion(for: output, inputSize: inputSize) ?? output
         }
     }
 
@@ -50,7 +54,9 @@ final class FilterConformanceTests: XCTestCase {
                         grey: Bool = false) -> (image: Image, stats: RenderStats, pipeline: Pipeline) {
         var traits = Pipeline.traits(of: image)
         traits.isGrey = grey
-        let pipeline = Pipeline(chain: sample.chain, source: traits, bandHeight: executor.bandHeight)
+        // Analysis stages are measured on the image first, as jobs do.
+        let chain = try! sample.chain.resolvingAnalyses(source: traits, executor: executor) { ImageSource(image, crop: $0) }
+        let pipeline = Pipeline(chain: chain, source: traits, bandHeight: executor.bandHeight)
         let (out, stats) = pipeline.render(image, executor: executor)
         return (out, stats, pipeline)
     }
@@ -102,7 +108,7 @@ final class FilterConformanceTests: XCTestCase {
                 let x = Int.random(in: 0..<whole.width, using: &rng), y = Int.random(in: 0..<whole.height, using: &rng)
                 let rect = Rect(x: x, y: y, width: Int.random(in: 1...(whole.width - x), using: &rng),
                                 height: Int.random(in: 1...(whole.height - y), using: &rng))
-                let region = sample.inputRegion(for: rect, inputSize: size)
+                guard let region = sample.inputRegion(for: rect, inputSize: size) else { continue }
                 var poisoned = input
                 for py in 0..<size.height { for px in 0..<size.width
                     where !(px >= region.x && px < region.maxX && py >= region.y && py < region.maxY) {
@@ -147,7 +153,9 @@ final class FilterConformanceTests: XCTestCase {
             for size in [Size(width: 1, height: 1), Size(width: 1, height: 17), Size(width: 17, height: 1)] {
                 let input = KernelContractTests.input(size.width, size.height)
                 let (out, _, pipeline) = render(sample, input)
-                XCTAssertEqual(out.size, sample.chain.outputSize(for: size), "\(sample.text) on \(size)")
+                if !sample.chain.hasAnalysis {
+                    XCTAssertEqual(out.size, sample.chain.outputSize(for: size), "\(sample.text) on \(size)")
+                }
                 XCTAssertEqual(out.size, pipeline.outputSize, "\(sample.text) on \(size)")
                 XCTAssertFalse(out.pixels.contains { $0.x.isNaN || $0.y.isNaN || $0.z.isNaN || $0.w.isNaN },
                                "\(sample.text) on \(size) made NaN")
@@ -155,13 +163,15 @@ final class FilterConformanceTests: XCTestCase {
         }
     }
 
-    /// The daemon admits a job by the estimate: a render never holds more than it.
+    /// The daemon admits a job by the estimate, made before anything is decoded (an analysis
+    /// stage as its worst case): a render never holds more than it.
     func testTheMemoryEstimateCoversTheMeasuredPeak() {
         let input = KernelContractTests.input(64, 48)
         for sample in samples(seed: 13) {
             for executor in [StripExecutor(bandHeight: 8, concurrency: 2), StripExecutor(bandHeight: 3, concurrency: 3, readAhead: 4)] {
-                let (_, stats, pipeline) = render(sample, input, executor: executor)
-                XCTAssertLessThanOrEqual(stats.peakPixelBytes, pipeline.estimatedPeakBytes(executor: executor),
+                let (_, stats, _) = render(sample, input, executor: executor)
+                let planned = Pipeline(chain: sample.chain.worstCase, source: Pipeline.traits(of: input), bandHeight: executor.bandHeight)
+                XCTAssertLessThanOrEqual(stats.peakPixelBytes, planned.estimatedPeakBytes(executor: executor),
                                          "\(sample.text), band height \(executor.bandHeight)")
             }
         }
