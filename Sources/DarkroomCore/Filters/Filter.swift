@@ -1,8 +1,9 @@
 /// A configured filter: a value holding its resolved parameters.
 ///
 /// Filters say *what* to compute. Scheduling (strips, threads, caching, fusion) belongs to
-/// ``Pipeline`` and ``StripExecutor``. A concrete filter conforms to ``PointFilter`` or
-/// ``RegionFilter``.
+/// ``Pipeline`` and ``StripExecutor``. A concrete filter conforms to ``PointFilter``,
+/// ``RegionFilter`` or ``AnalysisFilter`` (which resolves to one of the other two once a
+/// statistic of its input is known).
 public protocol Filter: Sendable {
     static var descriptor: FilterDescriptor { get }
 
