@@ -9,6 +9,7 @@ extension Pipeline {
     /// copies for random-access kernels.
     public func estimatedPeakBytes(executor: StripExecutor = StripExecutor()) -> Int {
         let b = bandHeight
+        let plan = BandPlan(nodes, bandHeight: b)
         var alive = [Int](repeating: 0, count: nodes.count)
         var bytes = 0
         guard let last = nodes.indices.last else { return 0 }
@@ -16,7 +17,7 @@ extension Pipeline {
         alive[0] = executor.decodeAhead
         for c in nodes.indices.reversed() {
             let node = nodes[c]
-            let width = node.size.width + 2 * 256
+            let width = node.size.width + 2 * BandPlan.maximumPad
             bytes += alive[c] * b * width * MemoryLayout<Pixel>.stride
             switch node.producer {
             case .source:
@@ -24,17 +25,9 @@ extension Pipeline {
             case .randomAccess(_, let input, let layout):
                 bytes += node.size.area == 0 ? 0 : nodes[input].size.area * (layout == .rgb8 ? 3 : 8)
                 alive[input] += 2
-            case .kernel(let kernel, let inputs):
-                let count = PipelineRun.bandCount(node.size.height, b)
+            case .kernel(_, let inputs):
                 for (i, n) in inputs.enumerated() {
-                    var span = 0, advance = 0, previous: Int?
-                    for k in 0..<count {
-                        let region = kernel.inputRegions(for: PipelineRun.bandRect(node.size, k, b))[i]
-                        guard let range = PipelineRun.touched(nodes[n].size, region, kernel.inputs[i].edge, b) else { continue }
-                        span = max(span, range.count)
-                        if let previous { advance = max(advance, range.lowerBound - previous) }
-                        previous = range.lowerBound
-                    }
+                    let (span, advance) = plan.reach[c][i]
                     alive[n] += span + max(alive[c] - 1, 0) * advance + 1
                 }
             }
