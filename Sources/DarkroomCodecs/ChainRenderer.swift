@@ -41,7 +41,12 @@ public enum ChainRenderer {
         public var orientation: Orientation
         /// The chain re-planned for the shrunk source (the same output size).
         public var chain: CompiledChain
+        /// The graph for `chain`, its analysis stages (if any) as their worst case: what limits
+        /// and the memory estimate are checked on. The render plans the real one once each
+        /// statistic is measured.
         public var pipeline: Pipeline
+        /// What the decoder delivers.
+        public var source: Pipeline.SourceTraits
         public var color: ColorPlan
         /// What the output holds (alpha, grey, the source's depth and palette): the encoder's layout.
         public var outputTraits: OutputTraits
@@ -67,12 +72,16 @@ public enum ChainRenderer {
                                            isEightBit: header.format == .jpeg || header.bitDepth <= 8,
                                            orientation: orientation, isGrey: header.colorSpace == "gray")
         let shrunk = chain.forShrunkSource(original: full, shrunk: upright)
-        let pipeline = Pipeline(chain: shrunk, source: traits, bandHeight: bandHeight)
-        let output = OutputTraits(alpha: pipeline.outputMayHaveAlpha, grey: pipeline.outputIsGrey,
-                                  sixteenBitSource: !traits.isEightBit, paletteSource: header.colorSpace == "palette")
+        let pipeline = Pipeline(chain: shrunk.worstCase, source: traits, bandHeight: bandHeight)
         return Plan(shrink: shrink, decodedSize: decoded, uprightSize: upright, orientation: orientation, chain: shrunk,
-                    pipeline: pipeline, color: ColorPlan(header: header, options: color), outputTraits: output,
+                    pipeline: pipeline, source: traits, color: ColorPlan(header: header, options: color),
+                    outputTraits: outputTraits(pipeline, paletteSource: header.colorSpace == "palette"),
                     decoderOrients: header.orientedByDecoder)
+    }
+
+    private static func outputTraits(_ pipeline: Pipeline, paletteSource: Bool) -> OutputTraits {
+        OutputTraits(alpha: pipeline.outputMayHaveAlpha, grey: pipeline.outputIsGrey,
+                     sixteenBitSource: !pipeline.traits.isEightBit, paletteSource: paletteSource)
     }
 
     private static func distinct(_ warnings: [String?]) -> [String] {
@@ -88,15 +97,25 @@ public enum ChainRenderer {
     public static func render(_ input: [UInt8], plan: Plan, options: EncodeOptions, limits: DecodeLimits,
                               executor: StripExecutor = StripExecutor(),
                               deadline: Deadline? = nil) throws(CodecError) -> Output {
+        let color = plan.color
+        func decoder(crop: Rect?) throws(CodecError) -> ImageDecoder {
+            try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: plan.shrink, crop: crop, deadline: deadline,
+                                                           convertToSRGB: color.convertToSRGB ? color.intent : nil))
+        }
+        var plan = plan
+        if plan.chain.hasAnalysis {
+            // Each statistic costs one more decode of the chain before it (see the README).
+            plan.chain = try rendering { try plan.chain.resolvingAnalyses(source: plan.source, executor: executor, deadline: deadline,
+                                                                          makeSource: { try decoder(crop: $0) }) }
+            plan.pipeline = Pipeline(chain: plan.chain, source: plan.source, bandHeight: executor.bandHeight)
+            plan.outputTraits = outputTraits(plan.pipeline, paletteSource: plan.outputTraits.paletteSource)
+        }
         let (pipeline, shrink) = (plan.pipeline, plan.shrink)
         if let (names, size) = pipeline.nodeSizes.first(where: { $0.size.area > limits.maxPixels }) {
             throw CodecError(code: .tooLarge, message: "\(names.joined(separator: ", ")) would make a \(size) image, "
                 + "more than limits.max_pixels (\(limits.maxPixels))")
         }
-        let color = plan.color
-        let decoder = try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: shrink,
-                                                                     crop: pipeline.sourceCrop, deadline: deadline,
-                                                                     convertToSRGB: color.convertToSRGB ? color.intent : nil))
+        let decoder = try decoder(crop: pipeline.sourceCrop)
         guard decoder.size == pipeline.sourceSize else {
             throw CodecError(code: .corrupt, message: "the decoder delivers \(decoder.size), the header promised \(pipeline.sourceSize)")
         }
@@ -111,20 +130,26 @@ public enum ChainRenderer {
         options.orientationApplied = options.orientationApplied || plan.orientation != .up || plan.decoderOrients
         options.convertedToSRGB = options.convertedToSRGB || decoder.convertsColor
         var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
-        let stats: RenderStats
-        do {
-            stats = try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline)
-        } catch let error as CodecError {
-            throw error
-        } catch PipelineError.timedOut {
-            throw CodecError(code: .timeout, message: "processing ran past the time limit")
-        } catch {
-            throw CodecError(code: .corrupt, message: "\(error)")
-        }
+        let stats = try rendering { try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline) }
         let bytes = try encoder.finish()
         return Output(bytes: bytes, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
                       cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([decoder.warning, color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
                       colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil)
+    }
+
+    /// Runs a render step, its errors as codec errors.
+    private static func rendering<T>(_ body: () throws -> T) throws(CodecError) -> T {
+        do {
+            return try body()
+        } catch let error as CodecError {
+            throw error
+        } catch PipelineError.timedOut {
+            throw CodecError(code: .timeout, message: "processing ran past the time limit")
+        } catch let error as PipelineError {
+            throw CodecError(code: .encodeFailed, message: "\(error)")
+        } catch {
+            throw CodecError(code: .corrupt, message: "\(error)")
+        }
     }
 }

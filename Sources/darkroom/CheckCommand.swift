@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomConfig
+import DarkroomDaemon
 
 /// `darkroom check FILE`: validates a config and prints every error at once.
 struct CheckCommand: ParsableCommand {
@@ -14,7 +15,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let config = try ConfigLoader.load(path: file)
+            let config = try ConfigLoader.load(path: file, assets: SharedAssets.store)
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
             print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)")
             for watch in config.watches {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomConfig
+import DarkroomDaemon
 import Foundation
 
 /// The config the read-only commands (`status`, `report`) look at: `--config FILE`, or the
@@ -7,7 +8,7 @@ import Foundation
 enum ConfigChoice {
     static func load(_ path: String?) throws -> DaemonConfig {
         do {
-            return try path.map { try ConfigLoader.load(path: $0) }
+            return try path.map { try ConfigLoader.load(path: $0, assets: SharedAssets.store) }
                 ?? ConfigLoader.defaultConfig(baseDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             printError("\(error)")

@@ -25,7 +25,7 @@ struct RunCommand: ParsableCommand {
         SignalInbox.blockHandledSignals()
         let loaded: DaemonConfig
         do {
-            loaded = try config.map { try ConfigLoader.load(path: $0) }
+            loaded = try config.map { try ConfigLoader.load(path: $0, assets: SharedAssets.store) }
                 ?? ConfigLoader.defaultConfig(baseDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             printError("\(error)")

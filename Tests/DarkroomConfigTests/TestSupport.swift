@@ -53,7 +53,7 @@ struct FrameTestFilter: PointFilter {
         }
     }
 
-    var colorOperations: [ColorOperation] { [] }
+    var pointOperations: [any PointOperation] { [] }
 }
 
 let testRegistry = FilterRegistry(FilterRegistry.standard.filters + [FrameTestFilter.self])

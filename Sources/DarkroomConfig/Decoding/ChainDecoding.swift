@@ -1,3 +1,4 @@
+import Foundation
 import DarkroomCore
 
 extension ConfigDecoder {
@@ -7,9 +8,9 @@ extension ConfigDecoder {
     func decodeChain(_ node: YAMLNode, path: String) -> ChainSpec {
         guard case .sequence(let items) = node.content else {
             error(node.mark, path, "expected a list of filters (- name or - name: { parameter: value }), got \(node.shortDescription)")
-            return ChainSpec([])
+            return ChainSpec([], registry: registry, assets: assets)
         }
-        return ChainSpec(items.enumerated().compactMap { decodeStep($1, path: "\(path)[\($0)]") })
+        return ChainSpec(items.enumerated().compactMap { decodeStep($1, path: "\(path)[\($0)]") }, registry: registry, assets: assets)
     }
 
     private func decodeStep(_ node: YAMLNode, path: String) -> FilterInvocation? {
@@ -36,7 +37,7 @@ extension ConfigDecoder {
             return nil
         }
         do {
-            return try FilterInvocation(name: name, rawArguments: arguments, registry: registry)
+            return try FilterInvocation(name: name, rawArguments: arguments, registry: registry, assets: assets)
         } catch {
             self.error(nameNode.mark, path, error.message)
             return nil
@@ -53,10 +54,22 @@ extension ConfigDecoder {
         var arguments = [(name: String, value: RawValue)]()
         for key in known {
             guard let value = f.values[key] else { continue }
-            guard let raw = rawValue(value, path: f.path(key)) else { continue }
-            do { _ = try descriptor.parameter(named: key)?.parse(raw) } catch {
-                self.error(value.mark, f.path(key), error.message + colourHint(value, descriptor.parameter(named: key)))
+            guard var raw = rawValue(value, path: f.path(key)) else { continue }
+            let parameter = descriptor.parameter(named: key)
+            do { _ = try parameter?.parse(raw) } catch {
+                self.error(value.mark, f.path(key), error.message + colourHint(value, parameter))
                 continue
+            }
+            if let parameter, parameter.kind == .image || parameter.kind == .dataFile, case .scalar(let written) = raw {
+                // Relative to the config's folder; loaded now, so a bad file is an error at its line.
+                let path = ConfigPath.resolve(written.trimmingCharacters(in: .whitespaces), against: baseDirectory)
+                raw = .scalar(path)
+                do throws(ParameterError) {
+                    if parameter.kind == .image { _ = try assets.image(at: path) } else { _ = try assets.data(at: path) }
+                } catch {
+                    self.error(value.mark, f.path(key), error.message)
+                    continue
+                }
             }
             arguments.append((key, raw))
         }

@@ -9,12 +9,15 @@ final class ConfigDecoder {
     let file: String
     let baseDirectory: String
     let registry: FilterRegistry
+    /// Loads the files filter parameters name, so a missing or broken one is an error here.
+    let assets: any AssetResolver
     private(set) var diagnostics: [ConfigDiagnostic] = []
 
-    init(file: String, baseDirectory: String, registry: FilterRegistry) {
+    init(file: String, baseDirectory: String, registry: FilterRegistry, assets: any AssetResolver) {
         self.file = file
         self.baseDirectory = baseDirectory
         self.registry = registry
+        self.assets = assets
     }
 
     /// Records `path: message` at `mark`.

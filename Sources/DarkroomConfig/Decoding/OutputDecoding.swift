@@ -17,7 +17,7 @@ extension ConfigDecoder {
         let progressive = optional(f, "progressive", default: false) { boolean($0, $1) }
         let color = decodeOutputColor(f)
         let encoding = decodeEncoding(f, format: format)
-        let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([])
+        let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([], registry: registry, assets: assets)
         guard let template, let format else { return nil }
         return (OutputConfig(pathTemplate: template, format: format, quality: quality, progressive: progressive,
                              color: color, encoding: encoding, chain: chain), f.mark("path"))

@@ -4,8 +4,10 @@ import Foundation
 /// Reads, checks and types a darkroom config.
 public enum ConfigLoader {
     /// Loads the config at `path`; relative paths inside it resolve against the file's folder.
-    /// Diagnostics name the file as `path` was written.
-    public static func load(path: String, registry: FilterRegistry = .standard) throws(ConfigError) -> DaemonConfig {
+    /// Diagnostics name the file as `path` was written. Files that filter parameters name (a
+    /// watermark) are loaded through `assets`, so a missing or broken one is an error now.
+    public static func load(path: String, registry: FilterRegistry = .standard,
+                            assets: any AssetResolver = NoAssets()) throws(ConfigError) -> DaemonConfig {
         let absolute = ConfigPath.resolve(path, against: FileManager.default.currentDirectoryPath)
         let text: String
         do {
@@ -23,15 +25,15 @@ public enum ConfigLoader {
                 message: "cannot read the config: \((error as NSError).localizedDescription)")])
         }
         var config = try parse(text: text, fileName: path, baseDirectory: ConfigPath.standardize(absolute + "/.."),
-                               registry: registry)
+                               registry: registry, assets: assets)
         config.sourcePath = absolute
         return config
     }
 
     /// Checks `text` as a config; `fileName` is what diagnostics call it, and relative paths
     /// resolve against `baseDirectory`. Every problem found is in the error, in file order.
-    public static func parse(text: String, fileName: String, baseDirectory: String,
-                             registry: FilterRegistry = .standard) throws(ConfigError) -> DaemonConfig {
+    public static func parse(text: String, fileName: String, baseDirectory: String, registry: FilterRegistry = .standard,
+                             assets: any AssetResolver = NoAssets()) throws(ConfigError) -> DaemonConfig {
         func fail(_ mark: SourceMark, _ message: String) -> ConfigError {
             ConfigError(diagnostics: [ConfigDiagnostic(file: fileName, line: mark.line, column: mark.column, message: message)])
         }
@@ -49,7 +51,7 @@ public enum ConfigLoader {
             throw fail(SourceMark(line: 1, column: 1), "\(error)")
         }
         let decoder = ConfigDecoder(file: fileName, baseDirectory: ConfigPath.resolve(baseDirectory, against: "/"),
-                                    registry: registry)
+                                    registry: registry, assets: assets)
         var (config, watches) = decoder.decodeConfig(root)
         decoder.checkFolders(watches)
         guard decoder.diagnostics.isEmpty else {

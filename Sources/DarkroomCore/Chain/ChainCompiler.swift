@@ -1,41 +1,29 @@
 /// Turns resolved filters into an executable plan: identity filters are dropped, adjacent point
-/// filters are fused into one pass (adjacent colour matrices multiplied into one), region filters
-/// stay as they are.
+/// filters are fused into one pass (neighbouring colour matrices multiplied into one, tone
+/// curves composed), region filters stay as they are, and analysis filters wait for their
+/// statistic (``CompiledChain/resolvingAnalyses(source:executor:makeSource:)``).
 public enum ChainCompiler {
     public static func compile(_ filters: [ResolvedFilter]) -> CompiledChain {
         var stages = [CompiledChain.Stage]()
-        for f in filters where !f.filter.isIdentity {
-            if let point = f.filter as? any PointFilter {
-                if case .color(var names, var ops)? = stages.last {
-                    stages.removeLast()
-                    names.append(f.name)
-                    ops = fuse(ops + point.colorOperations)
-                    stages.append(.color(names: names, operations: ops))
-                } else {
-                    stages.append(.color(names: [f.name], operations: fuse(point.colorOperations)))
-                }
-            } else if let region = f.filter as? any RegionFilter {
-                stages.append(.region(name: f.name, filter: region))
-            }
-        }
+        for f in filters { append(f.filter, named: f.name, to: &stages) }
         return CompiledChain(stages: stages)
     }
 
-    /// Multiplies neighbouring matrices together and drops identities.
-    static func fuse(_ ops: [ColorOperation]) -> [ColorOperation] {
-        var out = [ColorOperation]()
-        for op in ops {
-            switch (out.last, op) {
-            case (.matrix(let a)?, .matrix(let b)):
-                out[out.count - 1] = .matrix(a.then(b))
-            case (.power(let a)?, .power(let b)):
-                out[out.count - 1] = .power(a * b)
-            default:
-                out.append(op)
+    /// Adds `filter` to `stages`, fused into the point stage before it when it is a point filter.
+    static func append(_ filter: any Filter, named name: String, to stages: inout [CompiledChain.Stage]) {
+        guard !filter.isIdentity else { return }
+        if let analysis = filter as? any AnalysisFilter {
+            stages.append(.analysis(name: name, filter: analysis))
+        } else if let point = filter as? any PointFilter {
+            if case .point(var names, let program)? = stages.last {
+                stages.removeLast()
+                names.append(name)
+                stages.append(.point(names: names, program: PointProgram(program.operations + point.pointOperations)))
+            } else {
+                stages.append(.point(names: [name], program: PointProgram(point.pointOperations)))
             }
-            if case .matrix(let m)? = out.last, m.isIdentity { out.removeLast() }
-            if case .power(let p)? = out.last, p == 1 { out.removeLast() }
+        } else if let region = filter as? any RegionFilter {
+            stages.append(.region(name: name, filter: region))
         }
-        return out
     }
 }

@@ -1,19 +1,40 @@
-/// A chain as configured: filters applied in order, the output of one feeding the next.
+/// A chain as configured: filters applied in order, the output of one feeding the next, with
+/// the registry its steps were checked against and the resolver that loads the files they name.
+/// Both travel with the chain to the job that resolves it and the report that lists it, so a
+/// program that registers filters of its own (a test, a drawing module) needs no change to the
+/// core, and no job looks anything up in a global.
 public struct ChainSpec: Sendable, Hashable {
     public var steps: [FilterInvocation]
+    /// The filters the steps name.
+    public var registry: FilterRegistry
+    /// Where image and data-file parameters are loaded from (the codecs' asset store). Not part
+    /// of the chain's identity: the paths in the steps are.
+    public var assets: any AssetResolver
 
-    public init(_ steps: [FilterInvocation]) { self.steps = steps }
+    public init(_ steps: [FilterInvocation], registry: FilterRegistry = .standard, assets: any AssetResolver = NoAssets()) {
+        self.steps = steps
+        self.registry = registry
+        self.assets = assets
+    }
 
-    /// Draws every `random` value with `seed` and builds the filters.
-    public func resolve(seed: UInt64, registry: FilterRegistry = .standard) throws(ParameterError) -> [ResolvedFilter] {
+    /// Draws every `random` value with `seed`, loads the files parameters name (again if they
+    /// changed on disk) and builds the filters.
+    public func resolve(seed: UInt64) throws(ParameterError) -> [ResolvedFilter] {
         var rng = SeededGenerator(seed: seed)
         var out = [ResolvedFilter]()
-        for step in steps { out.append(try step.resolve(using: &rng, registry: registry)) }
+        for step in steps { out.append(try step.resolve(using: &rng, registry: registry, assets: assets)) }
         return out
     }
 
     /// Whether any parameter is drawn at random (the report then records the seed).
     public var usesRandom: Bool {
         steps.contains { $0.arguments.contains { $0.argument == .random } }
+    }
+
+    public static func == (l: Self, r: Self) -> Bool { l.steps == r.steps && l.registry == r.registry }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(steps)
+        h.combine(registry)
     }
 }

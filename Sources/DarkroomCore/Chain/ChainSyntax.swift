@@ -8,7 +8,8 @@ public enum ChainSyntax {
     /// input such as 100 000 `[` must be refused before it exhausts the stack.
     public static let maximumNesting = 8
 
-    public static func parse(_ text: String, registry: FilterRegistry = .standard) throws(ParameterError) -> ChainSpec {
+    public static func parse(_ text: String, registry: FilterRegistry = .standard,
+                             assets: any AssetResolver = NoAssets()) throws(ParameterError) -> ChainSpec {
         try checkBrackets(text)
         var steps = [FilterInvocation]()
         for (index, part) in splitTopLevel(text, on: "|").enumerated() {
@@ -24,10 +25,10 @@ public enum ChainSyntax {
                 let key = String(word[..<eq]), value = String(word[word.index(after: eq)...])
                 args.append((key, try parseValue(value)))
             }
-            steps.append(try FilterInvocation(name: name, rawArguments: args, registry: registry))
+            steps.append(try FilterInvocation(name: name, rawArguments: args, registry: registry, assets: assets))
         }
         guard !steps.isEmpty else { throw ParameterError("the chain is empty") }
-        return ChainSpec(steps)
+        return ChainSpec(steps, registry: registry, assets: assets)
     }
 
     /// Refuses unbalanced brackets and nesting deeper than ``maximumNesting``, in one scan.

@@ -3,14 +3,17 @@
 public struct CompiledChain: Sendable {
     public enum Stage: Sendable {
         /// Fused point filters: inlined into the node before them, never a pass of their own.
-        case color(names: [String], operations: [ColorOperation])
+        case point(names: [String], program: PointProgram)
         case region(name: String, filter: any RegionFilter)
+        /// A filter that needs a statistic of its input first; replaced by what it resolves to
+        /// before a pipeline is built (``CompiledChain/resolvingAnalyses(source:executor:makeSource:)``).
+        case analysis(name: String, filter: any AnalysisFilter)
 
         /// Filter names covered by the stage.
         public var names: [String] {
             switch self {
-            case .color(let names, _): names
-            case .region(let name, _): [name]
+            case .point(let names, _): names
+            case .region(let name, _), .analysis(let name, _): [name]
             }
         }
     }
@@ -21,12 +24,51 @@ public struct CompiledChain: Sendable {
 
     /// The size each stage produces for an input of `size`, in order. Lets a caller refuse a
     /// chain that would allocate an absurd image before any pixel is computed.
+    /// Analysis stages count as their worst case.
     public func stageSizes(for size: Size) -> [Size] {
         var current = size
-        return stages.map { stage in
+        return worstCase.stages.map { stage in
             if case .region(_, let f) = stage { current = f.outputSize(for: current) }
             return current
         }
+    }
+
+    /// Whether a stage waits for a statistic of its input.
+    public var hasAnalysis: Bool {
+        stages.contains { if case .analysis = $0 { true } else { false } }
+    }
+
+    /// The chain with every analysis stage as its worst case: what the pixel limit and the
+    /// memory estimate are computed on before anything is decoded.
+    public var worstCase: CompiledChain {
+        guard hasAnalysis else { return self }
+        var out = [Stage]()
+        for stage in stages {
+            if case .analysis(let name, let filter) = stage {
+                ChainCompiler.append(filter.worstCase, named: name, to: &out)
+            } else {
+                out.append(stage)
+            }
+        }
+        return CompiledChain(stages: out)
+    }
+
+    /// The chain with every analysis stage replaced by the filter its statistic calls for. Each
+    /// statistic is measured by running the chain before the stage, from a fresh source
+    /// (`makeSource(crop)`: one more decode of that part), into a ``StatisticsSink``, strips in
+    /// parallel and folded in order; what comes after is then planned on what was measured.
+    public func resolvingAnalyses(source: Pipeline.SourceTraits, executor: StripExecutor = StripExecutor(),
+                                  deadline: Deadline? = nil,
+                                  makeSource: (_ crop: Rect?) throws -> any RowSource) throws -> CompiledChain {
+        var resolved = [Stage]()
+        for stage in stages {
+            guard case .analysis(let name, let filter) = stage else { resolved.append(stage); continue }
+            let prefix = Pipeline(chain: CompiledChain(stages: resolved), source: source, bandHeight: executor.bandHeight)
+            var sink = StatisticsSink(size: prefix.outputSize, request: filter.statisticRequest)
+            _ = try prefix.run(from: try makeSource(prefix.sourceCrop), into: &sink, executor: executor, deadline: deadline)
+            ChainCompiler.append(filter.resolved(with: sink.statistics), named: name, to: &resolved)
+        }
+        return CompiledChain(stages: resolved)
     }
 
     /// The output size for an input of `size`.

@@ -6,8 +6,9 @@ public struct FilterInvocation: Sendable, Hashable {
 
     /// Checks a step against the registry: the filter and every parameter must exist and every
     /// value must fit. Errors name the parameter (`resize.width: expected …`).
+    /// Files that parameters name are loaded through `assets` once, to check them.
     public init(name: String, rawArguments: [(name: String, value: RawValue)],
-                registry: FilterRegistry = .standard) throws(ParameterError) {
+                registry: FilterRegistry = .standard, assets: any AssetResolver = NoAssets()) throws(ParameterError) {
         let descriptor = try registry.descriptor(named: name)
         var arguments = [(name: String, argument: Argument)]()
         for (key, raw) in rawArguments {
@@ -29,12 +30,13 @@ public struct FilterInvocation: Sendable, Hashable {
         self.arguments = arguments
         // Contradictions between parameters (resize with no size, say) are found now, not mid-job.
         var probe = SeededGenerator(seed: 0)
-        _ = try resolve(using: &probe, registry: registry)
+        _ = try resolve(using: &probe, registry: registry, assets: assets)
     }
 
-    /// Parameters with defaults filled in and `random` drawn from each slider range.
-    public func resolveParameters(using rng: inout SeededGenerator,
-                                  registry: FilterRegistry = .standard) throws(ParameterError) -> ResolvedParameters {
+    /// Parameters with defaults filled in, `random` drawn from each slider range and the files
+    /// image and data-file parameters name loaded through `assets`.
+    public func resolveParameters(using rng: inout SeededGenerator, registry: FilterRegistry,
+                                  assets: any AssetResolver = NoAssets()) throws(ParameterError) -> ResolvedParameters {
         let descriptor = try registry.descriptor(named: name)
         var resolved = ResolvedParameters()
         for (key, argument) in arguments {
@@ -47,13 +49,18 @@ public struct FilterInvocation: Sendable, Hashable {
         for p in descriptor.parameters where !resolved.has(p.name) {
             if let d = p.defaultValue { resolved.append(p.name, d, random: false) }
         }
+        for p in descriptor.parameters where p.kind == .image || p.kind == .dataFile {
+            do { try resolved.load(p.name, kind: p.kind, from: assets) } catch {
+                throw ParameterError("\(name).\(p.name): \(error.message)")
+            }
+        }
         return resolved
     }
 
     /// Resolves and builds the filter.
-    public func resolve(using rng: inout SeededGenerator,
-                        registry: FilterRegistry = .standard) throws(ParameterError) -> ResolvedFilter {
-        let parameters = try resolveParameters(using: &rng, registry: registry)
+    public func resolve(using rng: inout SeededGenerator, registry: FilterRegistry,
+                        assets: any AssetResolver = NoAssets()) throws(ParameterError) -> ResolvedFilter {
+        let parameters = try resolveParameters(using: &rng, registry: registry, assets: assets)
         do {
             return ResolvedFilter(name: name, parameters: parameters,
                                   filter: try registry.make(name, parameters: parameters))
@@ -77,6 +84,15 @@ public struct ResolvedFilter: Sendable {
     public var name: String
     public var parameters: ResolvedParameters
     public var filter: any Filter
+
+    public init(name: String, parameters: ResolvedParameters, filter: any Filter) {
+        self.name = name
+        self.parameters = parameters
+        self.filter = filter
+    }
+
+    /// The filter's descriptor, from the filter itself: no registry lookup.
+    public var descriptor: FilterDescriptor { type(of: filter).descriptor }
 }
 
 extension ParameterDescriptor {

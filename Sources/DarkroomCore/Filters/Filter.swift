@@ -1,8 +1,9 @@
 /// A configured filter: a value holding its resolved parameters.
 ///
 /// Filters say *what* to compute. Scheduling (strips, threads, caching, fusion) belongs to
-/// ``Pipeline`` and ``StripExecutor``. A concrete filter conforms to ``PointFilter`` or
-/// ``RegionFilter``.
+/// ``Pipeline`` and ``StripExecutor``. A concrete filter conforms to ``PointFilter``,
+/// ``RegionFilter`` or ``AnalysisFilter`` (which resolves to one of the other two once a
+/// statistic of its input is known).
 public protocol Filter: Sendable {
     static var descriptor: FilterDescriptor { get }
 
@@ -18,10 +19,11 @@ extension Filter {
     public var isIdentity: Bool { false }
 }
 
-/// A per-pixel colour operation. Runs of point filters are fused into one pass over the image.
+/// A per-pixel filter: each output pixel is a function of the same input pixel alone. Runs of
+/// point filters are fused into one pass, inside the node before them (see ``PointOperation``).
 public protocol PointFilter: Filter {
-    /// The operations on straight (unpremultiplied) colour, applied in order.
-    var colorOperations: [ColorOperation] { get }
+    /// The operations on straight (unpremultiplied) RGBA, applied in order.
+    var pointOperations: [any PointOperation] { get }
 }
 
 /// A filter that reads a neighbourhood of each output pixel or moves pixels.

@@ -50,6 +50,18 @@ public struct DescribedParameters: Sendable {
         return v
     }
 
+    /// The pixels of an image parameter (loaded when the chain was resolved).
+    public func image(_ name: String) -> any ImageAsset {
+        guard let image = values.images[name] else { preconditionFailure(kindError(name, "a loaded image")) }
+        return image
+    }
+
+    /// The bytes of a data-file parameter (loaded when the chain was resolved).
+    public func data(_ name: String) -> DataAsset {
+        guard let data = values.data[name] else { preconditionFailure(kindError(name, "a loaded file")) }
+        return data
+    }
+
     /// A choice, as the enumeration it names.
     public func choice<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) -> T where T.RawValue == String {
         guard case .choice(let v) = self[name], let value = T(rawValue: v) else { preconditionFailure(kindError(name, "a \(T.self)")) }

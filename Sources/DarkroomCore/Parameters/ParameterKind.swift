@@ -21,6 +21,13 @@ public enum ParameterKind: Sendable, Hashable {
     /// A square matrix (a convolution kernel): a list of n equal rows of n numbers, or a flat list
     /// of n² numbers. Parsed into `.numbers`, row-major, so n is the square root of the count.
     case matrix
+    /// An image file (a logo, a texture): a path, relative to the config's folder. The codecs'
+    /// asset store loads it once (upright, sRGB, compact); the filter receives its pixels as an
+    /// ``ImageAsset``.
+    case image
+    /// A data file (a `.cube` LUT, a font): a path, relative to the config's folder; the filter
+    /// receives its bytes as a ``DataAsset``.
+    case dataFile
 
     /// The name used in help text and `darkroom filters --json`.
     public var name: String {
@@ -35,6 +42,8 @@ public enum ParameterKind: Sendable, Hashable {
         case .choice: "choice"
         case .numbers: "numbers"
         case .matrix: "matrix"
+        case .image: "image"
+        case .dataFile: "file"
         }
     }
 

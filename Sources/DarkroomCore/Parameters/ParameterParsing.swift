@@ -31,6 +31,8 @@ extension ParameterDescriptor {
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
         case .numbers: return "expected a list of numbers"
+        case .image: return "expected the path of an image file (PNG or JPEG)"
+        case .dataFile: return "expected the path of a file"
         case .matrix: return "expected a square matrix: rows of equal length like [[0, 1, 0], [1, 1, 1], [0, 1, 0]], or a flat list of n² numbers"
         }
     }
@@ -41,6 +43,9 @@ extension ParameterDescriptor {
 
     private func parseValue(_ raw: RawValue) throws(ParameterError) -> ParameterValue {
         switch kind {
+        case .image, .dataFile:
+            guard case .scalar(let s) = raw, !s.trimmed.isEmpty else { throw fail(raw) }
+            return .file(s.trimmed)
         case .scalar:
             guard case .scalar(let s) = raw, let v = Double(s.trimmed), v.isFinite else { throw fail(raw) }
             return .number(v)

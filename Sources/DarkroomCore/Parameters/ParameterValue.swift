@@ -50,6 +50,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case color(RGBA)
     case choice(String)
     case numbers([Double])
+    /// A file's path (image and data-file parameters); absolute once a config resolved it.
+    case file(String)
 
     public var description: String {
         switch self {
@@ -60,6 +62,7 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .color(let c): c.description
         case .choice(let s): s
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
+        case .file(let path): path
         }
     }
 }

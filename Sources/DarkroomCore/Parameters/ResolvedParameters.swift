@@ -6,6 +6,15 @@ public struct ResolvedParameters: Sendable, Hashable {
     public private(set) var entries: [(name: String, value: ParameterValue)]
     /// Names whose value was drawn at random, for the report.
     public private(set) var randomNames: Set<String>
+    /// The loaded files of image and data-file parameters, by parameter name. Not part of the
+    /// value's identity: the path in ``entries`` is.
+    public private(set) var images: [String: any ImageAsset] = [:]
+    public private(set) var data: [String: DataAsset] = [:]
+
+    /// Every file the parameters name, for the report.
+    public var assets: [AssetIdentity] {
+        images.values.map(\.identity) + data.values.map(\.identity)
+    }
 
     public init(entries: [(name: String, value: ParameterValue)] = [], randomNames: Set<String> = []) {
         self.entries = entries
@@ -46,6 +55,16 @@ public struct ResolvedParameters: Sendable, Hashable {
     public func numbers(_ name: String) -> [Double]? {
         if case .numbers(let v)? = self[name] { return v }
         return nil
+    }
+
+    /// Loads the file a parameter of `kind` names through `assets`.
+    mutating func load(_ name: String, kind: ParameterKind, from assets: any AssetResolver) throws(ParameterError) {
+        guard case .file(let path)? = self[name] else { return }
+        switch kind {
+        case .image: images[name] = try assets.image(at: path)
+        case .dataFile: data[name] = try assets.data(at: path)
+        default: break
+        }
     }
 
     mutating func append(_ name: String, _ value: ParameterValue, random: Bool) {

@@ -16,8 +16,8 @@ public final class CompactImage: @unchecked Sendable {
     public let pixelBytes: Int
     let storage: UnsafeMutableRawPointer
 
-    /// The pipeline counts its bytes in the render's ``PixelMemory``.
-    init(size: Size, layout: Layout) {
+    /// The pipeline counts its bytes in the render's ``PixelMemory``; an asset store, in its own.
+    public init(size: Size, layout: Layout) {
         self.size = size
         self.layout = layout
         pixelBytes = layout == .rgb8 ? 3 : 8
@@ -27,7 +27,7 @@ public final class CompactImage: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     /// Stores `count` float pixels as row `y`, columns from 0. Values are clamped to 0…1.
-    func store(row y: Int, from pixels: UnsafePointer<Pixel>, count: Int) {
+    public func store(row y: Int, from pixels: UnsafePointer<Pixel>, count: Int) {
         let base = storage + y * size.width * pixelBytes
         switch layout {
         case .rgb8:

@@ -70,10 +70,13 @@ extension Pipeline {
 }
 
 extension CompiledChain {
-    /// Runs the chain on an in-memory image through the streaming pipeline.
+    /// Runs the chain on an in-memory image through the streaming pipeline (analysis stages
+    /// measured on the image first). Throws only for a bug in a kernel
+    /// (``PipelineError/kernelReadOutsideItsRegion(_:)``): no decoder, encoder or deadline.
     public func run(_ image: Image, executor: StripExecutor = StripExecutor()) throws -> (image: Image, stats: RenderStats) {
-        try Pipeline(chain: self, source: Pipeline.traits(of: image), bandHeight: executor.bandHeight)
-            .render(image, executor: executor)
+        let traits = Pipeline.traits(of: image)
+        let chain = try resolvingAnalyses(source: traits, executor: executor) { ImageSource(image, crop: $0) }
+        return try Pipeline(chain: chain, source: traits, bandHeight: executor.bandHeight).render(image, executor: executor)
     }
 }
 

@@ -4,8 +4,8 @@ extension Pipeline {
     /// the daemon's memory budget admits a job by it, so it is kept tight (the README's memory
     /// table gives it against the measured peak on the benchmark workloads).
     ///
-    /// The formula, node by node from the output up (bands of B rows; ``BandLayout`` gives each
-    /// band's bytes, padding and 8-bit source rows included, as the run allocates them):
+    /// The formula, node by node from the output up (bands of B rows; ``BandPlan`` and ``BandSizes``
+    /// give each band's uses and bytes, padding and 8-bit source rows included, as the run has them):
     /// - Strips are claimed in order, at most W = `concurrency + readAhead` ahead of the
     ///   encoder, and each rendering thread holds one output band: `concurrency` output bands.
     /// - A band lives from its first use to its last. If at most W consecutive bands of a
@@ -23,7 +23,8 @@ extension Pipeline {
     ///   decoders do): an 8-bit opaque source's bands then take 3 bytes a pixel, not 16.
     public func estimatedPeakBytes(executor: StripExecutor = StripExecutor(), compactSource: Bool = false) -> Int {
         guard let last = nodes.indices.last else { return 0 }
-        let layout = BandLayout(self, compactSource: compactSource)
+        let plan = BandPlan(nodes, bandHeight: bandHeight)
+        let sizes = BandSizes(self, plan: plan, compactSource: compactSource)
         let b = bandHeight, pixel = MemoryLayout<Pixel>.stride
         // Per kernel node and input: the input bands each of its bands reads.
         var reads = [[[ClosedRange<Int>?]]](repeating: [], count: nodes.count)
@@ -38,17 +39,19 @@ extension Pipeline {
             case .randomAccess(_, let input, _):
                 window[input] += 2
             case .kernel(let kernel, let inputs):
-                let count = BandLayout.bandCount(node.size.height, b)
+                let count = BandPlan.bandCount(node.size.height, b)
                 let w = max(1, min(window[c], count))
                 var scratch = 0
                 reads[c] = inputs.indices.map { _ in [] }
                 for (i, n) in inputs.enumerated() {
                     let edge = kernel.inputs[i].edge
                     for k in 0..<count {
-                        let region = kernel.inputRegions(for: BandLayout.bandRect(node.size, k, b))[i]
-                        reads[c][i].append(BandLayout.touched(nodes[n].size, region, edge, b))
-                        scratch = max(scratch, Self.scratchPixels(region, of: nodes[n].size, pad: layout.pads[n],
-                                                                  edge: edge, padEdge: layout.padEdges[n]))
+                        // A band nobody will compute reads nothing (``BandPlan``).
+                        guard plan.uses[c][k] > 0 else { reads[c][i].append(nil); continue }
+                        let region = kernel.inputRegions(for: BandPlan.bandRect(node.size, k, b))[i]
+                        reads[c][i].append(BandPlan.touched(nodes[n].size, region, edge, b))
+                        scratch = max(scratch, Self.scratchPixels(region, of: nodes[n].size, pad: plan.pads[n],
+                                                                  edge: edge, padEdge: plan.padEdges[n]))
                     }
                     window[n] += Self.widestUnion(reads[c][i], window: w)
                 }
@@ -61,7 +64,7 @@ extension Pipeline {
             var held = c == last ? min(executor.concurrency, window[last]) : min(window[c], perStrip?[c] ?? .max)
             switch node.producer {
             case .source:
-                if layout.directStore != nil { continue }  // the decoder writes into the compact copy
+                if sizes.directStore != nil { continue }  // the decoder writes into the compact copy
                 held = max(held, executor.decodeAhead)
             case .randomAccess(_, let input, let format):
                 let store = CompactImage(size: nodes[input].size, layout: format)
@@ -69,7 +72,7 @@ extension Pipeline {
             case .kernel:
                 break
             }
-            bytes += held * layout.bandPixels(c, width: node.size.width) * pixel
+            bytes += held * sizes.bandPixels(c) * pixel
         }
         return bytes + executor.concurrency * scratchPerThread
     }
@@ -94,7 +97,7 @@ extension Pipeline {
         }
         var span = [Int](repeating: 0, count: nodes.count), overlap = span
         var previous = [ClosedRange<Int>?](repeating: nil, count: nodes.count)
-        for k in 0..<BandLayout.bandCount(nodes[last].size.height, bandHeight) {
+        for k in 0..<BandPlan.bandCount(nodes[last].size.height, bandHeight) {
             var needs = [ClosedRange<Int>?](repeating: nil, count: nodes.count)
             needs[last] = k...k
             for c in nodes.indices.reversed() {

@@ -30,7 +30,7 @@ extension Pipeline {
         }
         @Sendable func render(_ k: Int) {
             do {
-                let lease = try run.lease(output, PipelineRun.bandRect(size, k, band), .clamp)
+                let lease = try run.lease(output, BandPlan.bandRect(size, k, band), .clamp)
                 let strip = quantiser.prepare(lease.view)
                 run.end(lease)
                 run.condition.lock()

@@ -3,7 +3,7 @@
 ///
 /// Node 0 is the source (the decoder, with a leading `crop` folded in as crop-on-load); each
 /// region filter adds the kernels of its ``KernelPlan``; point filters are fused into the node
-/// before them as a ``ColorProgram``. The last node is the output.
+/// before them as a ``PointProgram``. The last node is the output.
 public struct Pipeline: Sendable {
     /// What the decoder delivers, known from the file's header.
     public struct SourceTraits: Sendable, Hashable {
@@ -34,7 +34,7 @@ public struct Pipeline: Sendable {
         }
         var producer: Producer
         var size: Size
-        var color: ColorProgram?
+        var color: PointProgram?
         /// The filters this node computes, for reports.
         var names: [String]
     }
@@ -70,7 +70,7 @@ public struct Pipeline: Sendable {
 
     /// Follows a property of the pixels from the source through every node to the output.
     private func outputHas(source: Bool, kernel: (any PixelKernel, [Bool]) -> Bool,
-                           color: (ColorProgram) -> Bool) -> Bool {
+                           color: (PointProgram) -> Bool) -> Bool {
         var has = [Bool]()
         for node in nodes {
             var holds: Bool
@@ -113,11 +113,12 @@ public struct Pipeline: Sendable {
         }
         for stage in stages {
             switch stage {
-            case .color(let names, let operations):
+            case .point(let names, let program):
                 let last = nodes.count - 1
-                let fused = (nodes[last].color?.operations ?? []) + operations
-                nodes[last].color = ColorProgram(ChainCompiler.fuse(fused))
+                nodes[last].color = PointProgram((nodes[last].color?.operations ?? []) + program.operations)
                 nodes[last].names += names
+            case .analysis(let name, _):
+                preconditionFailure("\(name) waits for a statistic: resolve the chain's analyses before building its pipeline")
             case .region(let name, let filter):
                 let input = nodes.count - 1
                 let plan = filter.plan(for: nodes[input].size)

@@ -1,11 +1,3 @@
-/// How reads outside an input image are answered.
-public enum EdgeMode: Sendable, Hashable {
-    /// The nearest edge pixel (libvips' `VIPS_EXTEND_COPY`): flat images stay flat to the border.
-    case clamp
-    /// Transparent black (premultiplied zero): what lies outside is nothing.
-    case transparent
-}
-
 /// One input of a kernel: its size and how reads past its edges are answered.
 public struct KernelInput: Sendable, Hashable {
     public var size: Size

@@ -1,21 +1,37 @@
 /// The filters darkroom knows, by name and category (PocketCoreImage's registry of
 /// self-describing filters).
-public struct FilterRegistry: Sendable {
+///
+/// A registry is a value: a program (a test, a module that draws) makes its own by adding filter
+/// types to ``standard``, reads its config with it, and the chains carry it from there on.
+public struct FilterRegistry: Sendable, Hashable {
     public let filters: [any Filter.Type]
 
     public init(_ filters: [any Filter.Type]) {
         self.filters = filters
     }
 
+    /// This registry and `more` after it.
+    public func adding(_ more: [any Filter.Type]) -> FilterRegistry { FilterRegistry(filters + more) }
+
+    public static func == (l: Self, r: Self) -> Bool {
+        l.filters.map(ObjectIdentifier.init) == r.filters.map(ObjectIdentifier.init)
+    }
+
+    public func hash(into h: inout Hasher) {
+        for f in filters { h.combine(ObjectIdentifier(f)) }
+    }
+
     /// Every filter darkroom ships.
     public static let standard = FilterRegistry([
-        ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self,
+        ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self, PosterizeFilter.self,
         ResizeFilter.self,
         CropFilter.self,
         TransformFilter.self,
         GaussianBlurFilter.self,
         ConvolveFilter.self,
+        UnsharpMaskFilter.self,
         DropShadowFilter.self,
+        OverlayImageFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }

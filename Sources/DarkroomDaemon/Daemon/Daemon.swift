@@ -184,7 +184,7 @@ public final class Daemon: Sendable {
         let (bytes, source) = MemoryLimit.budget(configured: config.limits.maxMemory)
         if let previous, previous.total == bytes { return previous }
         logger.notice("memory budget for images: \(JobRunner.mebibytes(bytes)) (\(source)); larger jobs wait, and a job that could never fit fails as too_large")
-        return MemoryBudget(total: bytes)
+        return MemoryBudget(total: bytes, resident: { SharedAssets.store.byteCount })
     }
 
     private func logStart(_ config: DaemonConfig) {
@@ -219,7 +219,9 @@ public final class Daemon: Sendable {
         }
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
         do throws(ConfigError) {
-            let config = try ConfigLoader.load(path: configPath)
+            // Files the filters name are read again too, changed or not (SharedAssets).
+            SharedAssets.store.reload()
+            let config = try ConfigLoader.load(path: configPath, assets: SharedAssets.store)
             control.withLock { $0.pendingConfig = config }
         } catch {
             for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }

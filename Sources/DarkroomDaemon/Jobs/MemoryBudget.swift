@@ -9,11 +9,14 @@ import Foundation
 public final class MemoryBudget: Sendable {
     /// Bytes in all.
     public let total: Int
+    /// Bytes held for all jobs at once (the shared assets' pixels), counted once beside them.
+    private let resident: @Sendable () -> Int
     private let state: Locked<Int>  // bytes reserved now
     private let condition = Condition()
 
-    public init(total: Int) {
+    public init(total: Int, resident: @escaping @Sendable () -> Int = { 0 }) {
         self.total = max(1, total)
+        self.resident = resident
         state = Locked(0)
     }
 
@@ -28,10 +31,11 @@ public final class MemoryBudget: Sendable {
 
     /// Waits until `bytes` fit beside the other reservations, then takes them.
     func reserve(_ bytes: Int, giveUpWhen shouldGiveUp: () -> Bool) -> Reservation {
-        guard bytes <= total else { return .neverFits }
+        guard bytes + resident() <= total else { return .neverFits }
         while true {
+            let held = resident()
             let taken: Bool = state.withLock { reserved in
-                guard reserved + bytes <= total else { return false }
+                guard reserved + held + bytes <= total else { return false }
                 reserved += bytes
                 return true
             }

@@ -220,9 +220,22 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var parameters: [String: ReportValue]
         /// Names of the parameters drawn at random, sorted.
         public var random: [String]
+        /// The files the step's parameters name (a watermark), with the SHA-256 of the bytes
+        /// that were used, sorted by path; empty when none. Nil only in reports from before it.
+        public var assets: [Asset]?
 
-        public init(filter: String, parameters: [String: ReportValue], random: [String]) {
-            (self.filter, self.parameters, self.random) = (filter, parameters, random)
+        public init(filter: String, parameters: [String: ReportValue], random: [String], assets: [Asset] = []) {
+            (self.filter, self.parameters, self.random, self.assets) = (filter, parameters, random, assets)
+        }
+    }
+
+    /// A file a filter read (an image to overlay, a LUT).
+    public struct Asset: Codable, Sendable, Equatable {
+        public var path: String
+        public var sha256: String
+
+        public init(path: String, sha256: String) {
+            (self.path, self.sha256) = (path, sha256)
         }
     }
 

@@ -18,7 +18,7 @@ public enum ReportValue: Codable, Sendable, Equatable {
         case .point(let x, let y): self = .array([ReportValue(x), ReportValue(y)])
         case .bool(let b): self = .bool(b)
         case .color(let c): self = .string(c.description)
-        case .choice(let s): self = .string(s)
+        case .choice(let s), .file(let s): self = .string(s)
         case .numbers(let v): self = .array(v.map(ReportValue.number))
         }
     }

@@ -10,8 +10,8 @@ final class ChainCompilerTests: XCTestCase {
         let chain = try compile("sepia | hue angle=0.3 | invert | color_controls contrast=1.5")
         XCTAssertEqual(chain.stages.count, 1)
         XCTAssertEqual(chain.stages[0].names, ["sepia", "hue", "invert", "color_controls"])
-        guard case .color(_, let ops) = chain.stages[0] else { return XCTFail("expected a colour stage") }
-        XCTAssertEqual(ops.count, 1, "four affine filters must multiply into one matrix")
+        guard case .point(_, let program) = chain.stages[0] else { return XCTFail("expected a point stage") }
+        XCTAssertEqual(program.operations.count, 1, "four affine filters must multiply into one matrix")
     }
 
     func testIdentityFiltersAreSkipped() throws {
@@ -33,7 +33,7 @@ final class ChainCompilerTests: XCTestCase {
     func testInversePairCancelsOut() throws {
         let chain = try compile("invert | invert")
         XCTAssertTrue(chain.stages.isEmpty || {
-            if case .color(_, let ops) = chain.stages[0] { return ops.isEmpty }
+            if case .point(_, let program) = chain.stages[0] { return program.isEmpty }
             return false
         }())
     }

@@ -61,7 +61,7 @@ final class ParameterTests: XCTestCase {
     func testDefaultsFillInAfterGivenValues() throws {
         let step = try FilterInvocation(name: "color_controls", rawArguments: [("contrast", .scalar("2"))])
         var rng = SeededGenerator(seed: 0)
-        let resolved = try step.resolveParameters(using: &rng)
+        let resolved = try step.resolveParameters(using: &rng, registry: .standard)
         XCTAssertEqual(resolved.entries.map(\.name), ["contrast", "saturation", "brightness"])
         XCTAssertEqual(resolved.number("saturation"), 1)
     }
@@ -74,7 +74,7 @@ final class DescriptorDefaultTests: XCTestCase {
         for type in FilterRegistry.standard.filters {
             let name = type.descriptor.name
             do {
-                let built = try FilterInvocation(name: name, rawArguments: []).resolve(using: &rng)
+                let built = try FilterInvocation(name: name, rawArguments: []).resolve(using: &rng, registry: .standard)
                 XCTAssertEqual(built.name, name)
                 // Every default the filter read is in the report's parameters.
                 for p in type.descriptor.parameters where p.defaultValue != nil {

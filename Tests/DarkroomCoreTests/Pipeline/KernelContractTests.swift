@@ -16,6 +16,8 @@ final class KernelContractTests: XCTestCase {
         "crop": ["x=3 y=5 width=20 height=11", "width=50% height=30% gravity=south_east"],
         "drop_shadow": ["offset=[-5,3] blur=6 canvas=grow", "offset=[40%,-20%] blur=2"],
         "gaussian_blur": ["radius=0.7", "radius=6"],
+        "overlay_image": ["image=stamp.png position=[3,4] opacity=0.7", "image=grey.png position=[-4,-5]",
+                          "image=wide.png position=[50%,90%] opacity=random"],
     ]
 
     /// Parameters held small in the all-random sample: a shadow blurred by sigma 100 grows a
@@ -37,7 +39,7 @@ final class KernelContractTests: XCTestCase {
         for type in FilterRegistry.standard.filters where !(type is any PointFilter.Type) {
             var built = 0
             for text in Self.samples(for: type.descriptor) {
-                guard let resolved = try? ChainSyntax.parse(text).resolve(seed: seed), resolved.count == 1,
+                guard let resolved = try? ChainSyntax.parse(text, assets: TestAssets()).resolve(seed: seed), resolved.count == 1,
                       let filter = resolved[0].filter as? any RegionFilter else { continue }
                 out.append((text, filter))
                 built += 1

@@ -31,7 +31,7 @@ public struct ColorControlsFilter: PointFilter {
     /// Rec. 709 luma weights, shared with other filters that need a grey.
     public static let luma: (r: Double, g: Double, b: Double) = (0.2126, 0.7152, 0.0722)
 
-    public var colorOperations: [ColorOperation] {
+    public var pointOperations: [any PointOperation] {
         let (lr, lg, lb) = Self.luma
         let s = saturation, k = contrast
         let sat = ColorMatrix.rgb([
@@ -42,6 +42,6 @@ public struct ColorControlsFilter: PointFilter {
         let bright = ColorMatrix.rgb([1, 0, 0, 0, 1, 0, 0, 0, 1], bias: [brightness, brightness, brightness])
         let offset = 0.5 - 0.5 * k
         let con = ColorMatrix.rgb([k, 0, 0, 0, k, 0, 0, 0, k], bias: [offset, offset, offset])
-        return [.matrix(sat.then(bright).then(con))]
+        return [sat.then(bright).then(con)]
     }
 }

@@ -15,5 +15,5 @@ public struct GammaFilter: PointFilter {
     }
 
     public var isIdentity: Bool { power == 1 }
-    public var colorOperations: [ColorOperation] { [.power(power)] }
+    public var pointOperations: [any PointOperation] { [ToneCurve.power(power)] }
 }

@@ -18,10 +18,10 @@ public struct HueFilter: PointFilter {
 
     public var isIdentity: Bool { angle.truncatingRemainder(dividingBy: 2 * .pi) == 0 }
 
-    public var colorOperations: [ColorOperation] {
+    public var pointOperations: [any PointOperation] {
         let c = cos(angle), s = sin(angle), t = (1 - c) / 3, r = sqrt(1.0 / 3) * s
-        return [.matrix(.rgb([c + t, t - r, t + r,
+        return [ColorMatrix.rgb([c + t, t - r, t + r,
                               t + r, c + t, t - r,
-                              t - r, t + r, c + t]))]
+                              t - r, t + r, c + t])]
     }
 }

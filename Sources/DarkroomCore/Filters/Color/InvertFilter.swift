@@ -6,7 +6,7 @@ public struct InvertFilter: PointFilter {
 
     public init(parameters: ResolvedParameters) {}
 
-    public var colorOperations: [ColorOperation] {
-        [.matrix(.rgb([-1, 0, 0, 0, -1, 0, 0, 0, -1], bias: [1, 1, 1]))]
+    public var pointOperations: [any PointOperation] {
+        [ColorMatrix.rgb([-1, 0, 0, 0, -1, 0, 0, 0, -1], bias: [1, 1, 1])]
     }
 }

@@ -20,9 +20,9 @@ public struct SepiaFilter: PointFilter {
 
     public var isIdentity: Bool { intensity == 0 }
 
-    public var colorOperations: [ColorOperation] {
+    public var pointOperations: [any PointOperation] {
         let t = intensity
         let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
-        return [.matrix(.rgb(zip(identity, Self.matrix).map { $0 * (1 - t) + $1 * t }))]
+        return [ColorMatrix.rgb(zip(identity, Self.matrix).map { $0 * (1 - t) + $1 * t })]
     }
 }

@@ -1,0 +1,133 @@
+import Foundation
+
+/// The band cache: a band is computed once, by the first thread that needs it, kept while its
+/// counted uses last (``BandPlan``) and freed after the last one.
+extension PipelineRun {
+    /// Band `k` of node `n`, computing it (and what it needs) if no thread has yet.
+    func acquire(_ n: Int, _ k: Int) throws -> UnsafeMutablePointer<Pixel> {
+        condition.lock()
+        while true {
+            if let failure { condition.unlock(); throw failure }
+            switch states[n][k] {
+            case .ready(let pixels):
+                condition.unlock()
+                return pixels
+            case .released:
+                condition.unlock()
+                preconditionFailure("band \(k) of node \(n) was freed while still needed (use count wrong)")
+            case .computing:
+                condition.wait()
+            case .pending where n == 0:
+                if sourceBusy { condition.wait(); continue }
+                runDecoder(through: k)
+            case .pending:
+                claimWorkPublish(claim: { states[n][k] = .computing },
+                                 work: { try checkDeadline(); return try compute(n, k) },
+                                 publish: { states[n][k] = $0.map(BandState.ready) ?? .pending })
+            }
+        }
+    }
+
+    /// One use of band `k` of node `n` is over; the last frees it.
+    func release(_ n: Int, _ k: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        uses[n][k] -= 1
+        if uses[n][k] <= 0, case .ready(let pixels) = states[n][k] {
+            memory.release(pixels, count: bandPixels(n))
+            states[n][k] = .released
+            if n == 0 { advanceFreedPrefix() }
+        }
+    }
+
+    /// Called with the lock held.
+    func advanceFreedPrefix() {
+        let before = sourceFreedPrefix
+        while sourceFreedPrefix < states[0].count, case .released = states[0][sourceFreedPrefix] { sourceFreedPrefix += 1 }
+        // A thread waiting to decode ahead may go on.
+        if sourceFreedPrefix != before { condition.broadcast() }
+    }
+
+    /// Computes band `k` of kernel node `n` from leases on its inputs.
+    func compute(_ n: Int, _ k: Int) throws -> UnsafeMutablePointer<Pixel> {
+        let node = pipeline.nodes[n]
+        let rect = BandPlan.bandRect(node.size, k, bandHeight)
+        switch node.producer {
+        case .source:
+            preconditionFailure("the source is decoded, not computed")
+        case .kernel(let kernel as any RGB8InputKernel, _) where n == rgb8Reader:
+            let region = kernel.inputRegions(for: rect)[0]
+            let bands = BandPlan.touched(pipeline.nodes[0].size, region, .clamp, bandHeight)
+            precondition(!region.isEmpty && region.intersection(Rect(size: pipeline.nodes[0].size)) == region,
+                         "an 8-bit RGB reader reads outside its input")
+            var bases = [UnsafeMutableRawPointer]()
+            defer { if let bands { for k in bands.prefix(bases.count) { release(0, k) } } }
+            if let bands { for k in bands { bases.append(UnsafeMutableRawPointer(try acquire(0, k))) } }
+            let rows = (region.y..<region.maxY).map { y -> UnsafePointer<UInt8> in
+                let k = y / bandHeight
+                let base = bases[k - bands!.lowerBound].assumingMemoryBound(to: UInt8.self)
+                return UnsafePointer(base + (y - k * bandHeight) * rgb8RowBytes + 3 * region.x)
+            }
+            let pixels = memory.pixels(bandPixels(n))
+            let start = Deadline.now()
+            var overreach = false
+            rows.withUnsafeBufferPointer { rows in
+                withUnsafeMutablePointer(to: &overreach) { flag in
+                    kernel.render(rgb8: RGB8RegionView(rect: region, rows: rows.baseAddress!, overreach: flag),
+                                  into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+                }
+            }
+            try checkReads(overreach, of: kernel, node: n, output: pixels)
+            finish(n, pixels, rows: rect.height)
+            account(n, since: start)
+            return pixels
+        case .kernel(let kernel, let inputs):
+            let regions = kernel.inputRegions(for: rect)
+            var leases = [Lease]()
+            defer { for lease in leases { end(lease) } }
+            for (i, input) in inputs.enumerated() {
+                leases.append(try lease(input, regions[i], kernel.inputs[i].edge))
+            }
+            let pixels = memory.pixels(bandPixels(n))
+            let start = Deadline.now()
+            kernel.render(leases.map(\.view), into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+            try checkReads(leases.contains { $0.overreach.pointee }, of: kernel, node: n, output: pixels)
+            finish(n, pixels, rows: rect.height)
+            account(n, since: start)
+            return pixels
+        case .randomAccess(let kernel, let input, _):
+            let region = kernel.inputRegions(for: rect)[0]
+            let inputHeight = pipeline.nodes[input].size.height
+            try fill(n, from: input, through: min(max(region.maxY, 0), inputHeight))
+            let pixels = memory.pixels(bandPixels(n))
+            let start = Deadline.now()
+            kernel.render(from: stores[n]!, into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+            finish(n, pixels, rows: rect.height)
+            account(n, since: start)
+            return pixels
+        }
+    }
+
+    /// Applies the node's fused colour program, then fills the padding columns.
+    func finish(_ n: Int, _ pixels: UnsafeMutablePointer<Pixel>, rows: Int) {
+        let width = pipeline.nodes[n].size.width, pad = pads[n], stride = strides[n]
+        let color = pipeline.nodes[n].color
+        for r in 0..<rows {
+            let row = pixels + r * stride
+            if let color, !color.isEmpty { color.apply(row + pad, count: width) }
+            guard pad > 0, width > 0 else { continue }
+            let clamp = padEdges[n] == .clamp
+            row.update(repeating: clamp ? row[pad] : .zero, count: pad)
+            (row + pad + width).update(repeating: clamp ? row[pad + width - 1] : .zero, count: pad)
+        }
+    }
+
+    /// Fails the render when `kernel` read outside the regions it declared (its views answered
+    /// those reads with their nearest pixel, so no memory was read that the run does not own).
+    func checkReads(_ overreached: Bool, of kernel: any PixelKernel, node n: Int,
+                    output pixels: UnsafeMutablePointer<Pixel>) throws {
+        guard overreached else { return }
+        memory.release(pixels, count: bandPixels(n), reusable: false)
+        throw PipelineError.kernelReadOutsideItsRegion(String(describing: type(of: kernel)))
+    }
+}

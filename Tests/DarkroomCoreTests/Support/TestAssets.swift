@@ -1,0 +1,27 @@
+import DarkroomCore
+
+/// Images for image parameters, made in memory: what the codecs' asset store hands the core,
+/// without files. `stamp.png` is a 9×7 colour texture with soft alpha, `grey.png` an opaque grey
+/// ramp, `wide.png` a 60×3 strip.
+struct TestAssets: AssetResolver {
+    static let images: [String: any ImageAsset] = [
+        "stamp.png": asset("stamp.png", Image(width: 9, height: 7) { x, y in
+            Pixel(Float(x) / 8, 0.3, Float(y) / 6, 0.2 + 0.8 * Float((x + y) % 4) / 3).premultiplied
+        }),
+        "grey.png": asset("grey.png", Image(width: 12, height: 12) { x, y in Pixel(repeating: Float(x + y) / 22) + Pixel(0, 0, 0, 1 - Float(x + y) / 22) }),
+        "wide.png": asset("wide.png", Image(width: 60, height: 3) { x, _ in Pixel(Float(x % 7) / 6, 0.5, 0.1, 1) }),
+    ]
+
+    private static func asset(_ name: String, _ image: Image) -> any ImageAsset {
+        CompactAsset(image, identity: AssetIdentity(path: name, sha256: String(repeating: "0", count: 64)), eightBit: false)
+    }
+
+    func image(at path: String) throws(ParameterError) -> any ImageAsset {
+        guard let image = Self.images[path] else { throw ParameterError("\(path): no such file") }
+        return image
+    }
+
+    func data(at path: String) throws(ParameterError) -> DataAsset {
+        throw ParameterError("\(path): no such file")
+    }
+}
