@@ -9,7 +9,9 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           python3 python3-prometheus-client util-linux  # the operations tests: Prometheus parser, `script` for a pty
           libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test
           libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
-          libimage-exiftool-perl)  # exiftool reads back the metadata the tests write
+          libimage-exiftool-perl  # exiftool reads back the metadata the tests write
+          libpq-dev            # cluster mode talks to PostgreSQL through libpq
+          postgresql)          # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
 fi

@@ -16,7 +16,7 @@ repo=$PWD
 sandbox=${SYSTEMD_SANDBOX:-$repo/../shared/tools/systemd-sandbox}
 [[ -x $sandbox ]] || sandbox=/work/shared/tools/systemd-sandbox
 cache=${DARKROOM_SANDBOX_CACHE:-/var/cache/darkroom-sandbox}
-libs="libpng16-16 libjpeg62-turbo liblcms2-2 libexif12 libyaml-0-2 libinotifytools0 libssl3"
+libs="libpng16-16 libjpeg62-turbo liblcms2-2 libexif12 libyaml-0-2 libinotifytools0 libssl3 libpq5"
 
 skip() { echo "SKIP test-deb: $*" >&2; exit 0; }
 fail() {
