@@ -49,20 +49,25 @@ final class DatabaseSession {
     /// Runs `body` on a live connection. Nil when there is none now (the database is away: the
     /// caller waits and tries again) or the statement failed (logged here).
     func run<T>(_ body: (PGConnection) throws(PGError) -> T) -> T? {
-        guard let db = connect() else { return nil }
-        do {
-            let value = try body(db)
-            health.reachable()
-            return value
-        } catch {
-            if error.connectionLost || !db.isAlive {
+        // A connection that died while idle (the server restarted) is only found out by using
+        // it: then one fresh connection is tried at once, so a restart that is already over is
+        // not taken for an outage.
+        for attempt in 0..<2 {
+            guard let db = connect() else { return nil }
+            do {
+                let value = try body(db)
+                health.reachable()
+                return value
+            } catch {
+                guard error.connectionLost || !db.isAlive else {
+                    logger.error("database: \(error)")
+                    return nil
+                }
                 connection = nil
-                health.failed(error)
-            } else {
-                logger.error("database: \(error)")
+                if attempt == 1 { health.failed(error) }
             }
-            return nil
         }
+        return nil
     }
 
     /// The connection, made now if there is none and the backoff allows.

@@ -1,0 +1,182 @@
+import DarkroomTestSupport
+import Foundation
+import Glibc
+import XCTest
+
+/// Cluster mode with a real PostgreSQL: several `darkroom run` nodes on this machine share one
+/// inbox. File counts and sizes are small and leases short so the whole set stays quick, but
+/// each scenario is the real one: real processes, real signals, a real server restart. Every
+/// wait polls with a deadline; nothing asserts how long anything took.
+final class ClusterEndToEndTests: XCTestCase {
+    func testThreeNodesProcessEveryFileOfALargeDropExactlyOnceAndAllTakePart() throws {
+        let rig = try ClusterRig(nodes: ["a", "b", "c"])
+        for node in ["a", "b", "c"] { try rig.start(node) }
+        let names = try rig.drop(2000)
+        XCTAssertTrue(eventually(seconds: 240) { rig.visible("done").count == names.count && rig.visible("inbox").isEmpty },
+                      rig.diagnosis)
+        rig.stopAll()
+        try rig.assertExactlyOnce(names)
+        let lines = ["a", "b", "c"].map { rig.count("→ out/", in: $0) }
+        XCTAssertEqual(lines.reduce(0, +), names.count, "one log line per file, across the nodes")
+        for (node, n) in zip(["a", "b", "c"], lines) {
+            XCTAssertGreaterThan(n, 0, "node \(node) took part")
+            XCTAssertTrue(rig.log(node).contains("[node=\(node) watch=photos]"), "the log line names the node")
+        }
+        XCTAssertEqual(try rig.db.sql("SELECT count(DISTINCT node) FROM darkroom_jobs"), "3")
+        XCTAssertEqual(["a", "b", "c"].filter { rig.log($0).contains("now scans and ingests watch photos") }.count, 1,
+                       "one node ingests the watch")
+    }
+
+    func testTwoNodesStartingAtOnceOnAnEmptyDatabaseMakeOneSchemaWithoutError() throws {
+        let rig = try ClusterRig(nodes: ["a", "b"])
+        // Both processes are started before either can have created anything.
+        let logs = [Scratch(), Scratch()]  // kept alive: the logs live there
+        let a = try DaemonProcess(scratch: logs[0], arguments: ["run", "--config", rig.configPath("a")])
+        let b = try DaemonProcess(scratch: logs[1], arguments: ["run", "--config", rig.configPath("b")])
+        let names = try rig.drop(20)
+        XCTAssertTrue(eventually(seconds: 60) { rig.visible("done").count == names.count }, a.log + b.log)
+        XCTAssertEqual(try rig.db.sql("SELECT count(*), min(version) FROM darkroom_schema"), "1|1", "one schema, at version 1")
+        for node in [a, b] {
+            XCTAssertFalse(node.log.contains(" error "), node.log)
+            XCTAssertFalse(node.log.contains(" critical "), node.log)
+            node.send(SIGTERM)
+            XCTAssertEqual(node.waitForExit(), 0)
+        }
+        XCTAssertEqual([a, b].filter { $0.log.contains("cluster schema migrated from version 0 to 1") }.count, 1,
+                       "exactly one node created the schema")
+        try rig.assertExactlyOnce(names)
+    }
+
+    func testClusterInitRunFromSeveralPlacesAtOnceCreatesTheSchemaOnce() throws {
+        let rig = try ClusterRig(nodes: ["a"])
+        let logs = (0..<4).map { _ in Scratch() }  // kept alive: the outputs live there
+        let runs = try logs.map { try DaemonProcess(scratch: $0, arguments: ["cluster", "init", "--config", rig.configPath("a")]) }
+        let outputs = runs.map { run -> String in
+            XCTAssertEqual(run.waitForExit(), 0, run.log)
+            return run.log
+        }
+        XCTAssertEqual(outputs.filter { $0.contains("created the cluster schema (version 1)") }.count, 1, outputs.joined())
+        XCTAssertEqual(outputs.filter { $0.contains("the cluster schema is up to date (version 1)") }.count, 3, outputs.joined())
+        XCTAssertEqual(try rig.db.sql("SELECT count(*) FROM darkroom_schema"), "1")
+    }
+
+    func testANodeKilledMidJobThreeTimesLosesNothingAndDoublesNothing() throws {
+        var settings = ClusterRig.Settings()
+        settings.chain = "gaussian_blur: { radius: 4 }"
+        let rig = try ClusterRig(settings: settings, nodes: ["a", "b", "c"])
+        for node in ["a", "b", "c"] { try rig.start(node) }
+        let names = try rig.drop(90, width: 160, height: 120)
+        var killed = [String]()
+        for round in 1...3 {
+            // A node in the middle of a job (its lease live in the database), killed outright.
+            var victim: String?
+            XCTAssertTrue(eventually(seconds: 60) {
+                victim = try? rig.db.sql("SELECT node FROM darkroom_jobs WHERE state = 'running' AND lease_until > now() ORDER BY id LIMIT 1")
+                return victim.map { !$0.isEmpty } ?? false
+            }, "round \(round): no job in flight; \(rig.diagnosis)")
+            guard let node = victim, let process = rig.nodes[node] else { break }
+            process.send(SIGKILL)
+            XCTAssertNotNil(process.waitForExit(seconds: 10))
+            killed.append(node)
+            let doneBefore = rig.visible("done").count
+            try rig.start(node)
+            XCTAssertTrue(eventually(seconds: 60) { rig.visible("done").count >= min(names.count, doneBefore + 10) }, rig.diagnosis)
+        }
+        XCTAssertEqual(killed.count, 3)
+        XCTAssertTrue(eventually(seconds: 120) { rig.visible("done").count == names.count && rig.visible("inbox").isEmpty }, rig.diagnosis)
+        rig.stopAll()
+        try rig.assertExactlyOnce(names)
+        XCTAssertGreaterThanOrEqual(Int(try rig.db.sql("SELECT count(*) FROM darkroom_jobs WHERE attempts > 1")) ?? 0, 1,
+                                    "a job a killed node held was claimed again once its lease expired")
+    }
+
+    func testANodeFrozenPastItsLeasePublishesNothingForTheJobItLost() throws {
+        var settings = ClusterRig.Settings()
+        settings.chain = "gaussian_blur: { radius: 10 }"
+        settings.lease = 3
+        let rig = try ClusterRig(settings: settings, nodes: ["a", "b"])
+        let a = try rig.start("a")
+        let names = try rig.drop(1, width: 300, height: 240)
+        XCTAssertTrue(eventually(seconds: 30) { (try? rig.db.sql("SELECT node FROM darkroom_jobs WHERE state = 'running'")) == "a" },
+                      rig.diagnosis)
+        a.send(SIGSTOP)
+        defer { a.send(SIGCONT) }
+        try rig.start("b")
+        let report = "reports/\(names[0]).json"
+        XCTAssertTrue(eventually(seconds: 60) { rig.share.report(report)?["node"] as? String == "b" && rig.visible("done").count == 1 },
+                      "b takes the job over once a's lease expired; \(rig.diagnosis)")
+        let published = try ["out/p0.png", report, "done/p0.png"].map { try XCTUnwrap(inode(rig.share.path($0)), $0) }
+
+        a.send(SIGCONT)
+        XCTAssertTrue(eventually(seconds: 30) { rig.log("a").contains("lost its lease") }, rig.diagnosis)
+        usleep(1_000_000)  // time for any stray write to land
+        XCTAssertEqual(try ["out/p0.png", report, "done/p0.png"].map { try XCTUnwrap(inode(rig.share.path($0)), $0) }, published,
+                       "a replaced none of what b published")
+        XCTAssertEqual(rig.share.report(report)?["node"] as? String, "b")
+        XCTAssertEqual(rig.count("→ out/", in: "a"), 0, "a logged no result")
+        rig.stopAll()
+        try rig.assertExactlyOnce(names)
+        XCTAssertEqual(try rig.db.sql("SELECT node, attempts >= 2 FROM darkroom_jobs"), "b|t", "b finished the job a had claimed")
+    }
+
+    func testADatabaseRestartDuringABatchPausesTheNodesAndLosesOrDoublesNothing() throws {
+        var settings = ClusterRig.Settings()
+        settings.chain = "gaussian_blur: { radius: 2 }"
+        settings.lease = 3
+        let rig = try ClusterRig(settings: settings, nodes: ["a", "b"])
+        for node in ["a", "b"] { try rig.start(node) }
+        let names = try rig.drop(120, width: 120, height: 90)
+        XCTAssertTrue(eventually(seconds: 60) { rig.visible("done").count >= 30 }, rig.diagnosis)
+        try rig.db.stop(mode: "fast")
+        XCTAssertTrue(eventually(seconds: 30) { ["a", "b"].allSatisfy { rig.log($0).contains("the database is unreachable") } },
+                      rig.diagnosis)
+        usleep(1_000_000)
+        try rig.db.start()
+        XCTAssertTrue(eventually(seconds: 120) { rig.visible("done").count == names.count && rig.visible("inbox").isEmpty }, rig.diagnosis)
+        XCTAssertTrue(eventually(seconds: 10) { ["a", "b"].allSatisfy { rig.log($0).contains("the database is reachable again") } },
+                      rig.diagnosis)
+        rig.stopAll()
+        try rig.assertExactlyOnce(names)
+        for node in ["a", "b"] {
+            XCTAssertEqual(rig.count("the database is unreachable", in: node), 1, "the outage is logged once by \(node)")
+        }
+    }
+
+    func testFilesWrittenSlowlyOverTheShareAreNeverTakenHalfWritten() throws {
+        var settings = ClusterRig.Settings()
+        settings.settleMilliseconds = 500
+        let rig = try ClusterRig(settings: settings, nodes: ["a"])
+        try rig.start("a")
+        // Each writer reopens the file for every chunk and closes it again, as a network client
+        // may: no lease or inotify event tells a complete file from a paused one, only the scans.
+        let files = try (0..<3).map { i in ("slow\(i).png", try picture(width: 300 + i, height: 200, format: .png)) }
+        let group = DispatchGroup()
+        for (name, bytes) in files {
+            let path = rig.share.path("inbox/" + name)
+            DispatchQueue.global().async(group: group) {
+                let chunk = max(1, bytes.count / 8)
+                for start in stride(from: 0, to: bytes.count, by: chunk) {
+                    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+                    _ = bytes[start..<min(bytes.count, start + chunk)].withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+                    close(fd)
+                    usleep(200_000)  // longer than two scans (0.1 s apart), shorter than settle_ms
+                }
+            }
+        }
+        group.wait()
+        XCTAssertTrue(eventually(seconds: 60) { rig.visible("done").count == files.count }, rig.diagnosis)
+        rig.stopAll()
+        for (name, bytes) in files {
+            let report = try XCTUnwrap(rig.share.report("reports/\(name).json"))
+            XCTAssertEqual(report["status"] as? String, "ok", name)
+            XCTAssertEqual((report["input"] as? [String: Any])?["bytes"] as? Int, bytes.count, "\(name) was read whole")
+            XCTAssertEqual(rig.share.read("done/" + name), bytes)
+        }
+        XCTAssertEqual(try rig.db.sql("SELECT count(*) FROM darkroom_jobs"), "3", "no half-written version was ever queued")
+    }
+
+    private func inode(_ path: String) -> UInt64? {
+        var st = stat()
+        return stat(path, &st) == 0 ? UInt64(st.st_ino) : nil
+    }
+}
