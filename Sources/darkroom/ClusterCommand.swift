@@ -42,13 +42,20 @@ struct ClusterCommand: ParsableCommand {
         var config: String
 
         func run() throws {
-            let db = try ClusterCommand.connect(config)
-            let loaded = try ConfigChoice.load(config)
+            guard Self.printCluster(config) else { throw ExitCode.failure }
+        }
+
+        /// Prints the cluster's picture (also the first block of `darkroom status` on a node);
+        /// returns false, after saying why, when the database cannot tell.
+        @discardableResult
+        static func printCluster(_ config: String) -> Bool {
+            guard let db = try? ClusterCommand.connect(config), let loaded = try? ConfigChoice.load(config) else { return false }
             do {
-                print(ClusterStatusText.render(try ClusterSnapshot.read(db), lease: loaded.cluster?.leaseSeconds ?? 30), terminator: "")
+                print(ClusterStatusText.render(try ClusterSnapshot.read(db), lease: loaded.cluster?.leaseSeconds ?? 30))
+                return true
             } catch {
                 printError("cannot read the cluster's state: \(error) (run `darkroom cluster init` first?)")
-                throw ExitCode.failure
+                return false
             }
         }
     }

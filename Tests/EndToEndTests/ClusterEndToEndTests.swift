@@ -14,6 +14,19 @@ final class ClusterEndToEndTests: XCTestCase {
         let names = try rig.drop(2000)
         XCTAssertTrue(eventually(seconds: 240) { rig.visible("done").count == names.count && rig.visible("inbox").isEmpty },
                       rig.diagnosis)
+        // What an operator sees: every node alive, the queue drained, and the node's own block.
+        let status = try rig.command(["status", "--config", rig.configPath("a")])
+        XCTAssertEqual(status.status, 0, status.output)
+        for node in ["a", "b", "c"] { XCTAssertTrue(status.output.contains("  \(node) ("), status.output) }
+        XCTAssertEqual(status.output.components(separatedBy: "alive, last heartbeat").count - 1, 3, status.output)
+        XCTAssertTrue(status.output.contains("watch photos: 0 queued, 0 in flight, 2,000 done (0 failed)"), status.output)
+        XCTAssertTrue(status.output.contains("darkroom 0.1.0 is running") || status.output.contains("is running"), status.output)
+        let metrics = try String(contentsOfFile: rig.share.path("a.prom"), encoding: .utf8)
+        XCTAssertTrue(metrics.contains("darkroom_cluster_database_up{node=\"a\"} 1"), metrics)
+        XCTAssertTrue(metrics.contains("# TYPE darkroom_cluster_leases_held gauge"), metrics)
+        // (Checked before the stop: as the ingesting node stops, another takes the watch over.)
+        XCTAssertEqual(["a", "b", "c"].filter { rig.log($0).contains("now scans and ingests watch photos") }.count, 1,
+                       "one node ingests the watch")
         rig.stopAll()
         try rig.assertExactlyOnce(names)
         let lines = ["a", "b", "c"].map { rig.count("→ out/", in: $0) }
@@ -23,8 +36,6 @@ final class ClusterEndToEndTests: XCTestCase {
             XCTAssertTrue(rig.log(node).contains("[node=\(node) watch=photos]"), "the log line names the node")
         }
         XCTAssertEqual(try rig.db.sql("SELECT count(DISTINCT node) FROM darkroom_jobs"), "3")
-        XCTAssertEqual(["a", "b", "c"].filter { rig.log($0).contains("now scans and ingests watch photos") }.count, 1,
-                       "one node ingests the watch")
     }
 
     func testTwoNodesStartingAtOnceOnAnEmptyDatabaseMakeOneSchemaWithoutError() throws {
@@ -173,6 +184,39 @@ final class ClusterEndToEndTests: XCTestCase {
             XCTAssertEqual(rig.share.read("done/" + name), bytes)
         }
         XCTAssertEqual(try rig.db.sql("SELECT count(*) FROM darkroom_jobs"), "3", "no half-written version was ever queued")
+    }
+
+    func testFinishedJobsArePrunedAndAJobThatKeptKillingItsNodesFailsAsGaveUp() throws {
+        var settings = ClusterRig.Settings()
+        settings.maxAttempts = 2
+        let rig = try ClusterRig(settings: settings, nodes: ["a"])
+        XCTAssertEqual(try rig.command(["cluster", "init", "--config", rig.configPath("a")]).status, 0)
+        // Rows as they would stand: two finished long ago and lately, and a file whose job two
+        // nodes already died holding (attempts 2 of 2).
+        try rig.db.sql("""
+            INSERT INTO darkroom_jobs (watch, path, size, mtime_ns, inode, state, status, finished_at) VALUES
+              ('photos', 'old.png', 1, 1, 1, 'done', 'ok', now() - interval '8 days'),
+              ('photos', 'recent.png', 1, 1, 1, 'done', 'ok', now() - interval '1 day')
+            """)
+        let bytes = try picture(width: 12, height: 9, format: .png)
+        rig.share.writeInPlace("inbox/poison.png", bytes)
+        var st = stat()
+        XCTAssertEqual(stat(rig.share.path("inbox/poison.png"), &st), 0)
+        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        try rig.db.sql("""
+            INSERT INTO darkroom_jobs (watch, path, size, mtime_ns, inode, state, attempts, error)
+            VALUES ('photos', 'poison.png', \(bytes.count), \(mtime), \(st.st_ino), 'queued', 2, NULL)
+            """)
+        try rig.start("a")
+        XCTAssertTrue(eventually(seconds: 30) { rig.visible("failed") == ["poison.png"] }, rig.diagnosis)
+        let report = try XCTUnwrap(rig.share.report("reports/poison.png.json"))
+        XCTAssertEqual(report["status"] as? String, "failed")
+        XCTAssertEqual((report["error"] as? [String: Any])?["code"] as? String, "gave_up")
+        XCTAssertTrue(((report["error"] as? [String: Any])?["message"] as? String ?? "").contains("tried 2 times"), "\(report)")
+        XCTAssertTrue(eventually(seconds: 10) { rig.log("a").contains("pruned 1 finished job(s) older than 7 days") }, rig.diagnosis)
+        rig.stopAll()
+        XCTAssertEqual(try rig.db.sql("SELECT path || ':' || coalesce(status, state) FROM darkroom_jobs ORDER BY path"),
+                       "poison.png:failed\nrecent.png:ok", "the old row is pruned, the recent one kept")
     }
 
     private func inode(_ path: String) -> UInt64? {

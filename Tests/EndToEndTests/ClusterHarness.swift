@@ -74,6 +74,14 @@ final class ClusterRig {
         return process
     }
 
+    /// Runs a `darkroom` command to its end; returns its exit status and what it printed.
+    func command(_ arguments: [String]) throws -> (status: Int32?, output: String) {
+        let folder = Scratch()
+        let process = try DaemonProcess(scratch: folder, arguments: arguments)
+        let status = process.waitForExit(seconds: 30)
+        return (status, process.log)
+    }
+
     /// Every log line of `node` (all its processes, killed ones included).
     func log(_ node: String) -> String {
         (logFolders[node] ?? []).map { (try? String(contentsOfFile: $0.path("daemon.log"), encoding: .utf8)) ?? "" }.joined()
