@@ -186,6 +186,44 @@ final class ClusterEndToEndTests: XCTestCase {
         XCTAssertEqual(try rig.db.sql("SELECT count(*) FROM darkroom_jobs"), "3", "no half-written version was ever queued")
     }
 
+    func testTheConnectionStringComesFromASystemdCredentialOrAVariableAndAMissingOneIsExplained() throws {
+        let rig = try ClusterRig(nodes: ["a"])
+        let config = { (source: String) in
+            "cluster: { \(source), node: a }\nwatches: [ { path: \(rig.share.path("inbox")), outputs: [ { path: \"\(rig.share.path("out/{stem}.png"))\" } ] } ]\n"
+        }
+        rig.share.makeFolder("credentials")
+        rig.share.writeInPlace("credentials/darkroom-db", Array((rig.db.conninfo + "\n").utf8))
+        rig.share.writeInPlace("credential.yaml", Array(config("database_credential: darkroom-db").utf8))
+        rig.share.writeInPlace("env.yaml", Array(config("database_env: DARKROOM_TEST_DB").utf8))
+
+        let viaCredential = try rig.command(["cluster", "init", "--config", rig.share.path("credential.yaml")],
+                                            environment: ["CREDENTIALS_DIRECTORY": rig.share.path("credentials")])
+        XCTAssertEqual(viaCredential.status, 0, viaCredential.output)
+        XCTAssertTrue(viaCredential.output.contains("created the cluster schema (version 1)"), viaCredential.output)
+        let viaVariable = try rig.command(["cluster", "status", "--config", rig.share.path("env.yaml")],
+                                          environment: ["DARKROOM_TEST_DB": rig.db.conninfo])
+        XCTAssertEqual(viaVariable.status, 0, viaVariable.output)
+        XCTAssertTrue(viaVariable.output.contains("cluster schema version 1; 0 node(s)"), viaVariable.output)
+
+        let missing = try rig.command(["run", "--config", rig.share.path("credential.yaml")], environment: ["CREDENTIALS_DIRECTORY": ""])
+        XCTAssertEqual(missing.status, 1, missing.output)
+        XCTAssertTrue(missing.output.contains("cluster.database_credential: cannot read /darkroom-db"), missing.output)
+    }
+
+    func testWhenTheIngestingNodeDiesAnotherTakesTheWatchOver() throws {
+        let rig = try ClusterRig(nodes: ["a", "b"])
+        try rig.start("a")
+        XCTAssertTrue(eventually(seconds: 10) { rig.log("a").contains("now scans and ingests watch photos") }, rig.diagnosis)
+        try rig.start("b")
+        rig.nodes["a"]?.send(SIGKILL)
+        XCTAssertNotNil(rig.nodes["a"]?.waitForExit(seconds: 10))
+        let names = try rig.drop(5)
+        XCTAssertTrue(eventually(seconds: 30) { rig.visible("done").count == names.count }, rig.diagnosis)
+        XCTAssertTrue(rig.log("b").contains("now scans and ingests watch photos"), rig.diagnosis)
+        rig.stopAll()
+        try rig.assertExactlyOnce(names)
+    }
+
     func testFinishedJobsArePrunedAndAJobThatKeptKillingItsNodesFailsAsGaveUp() throws {
         var settings = ClusterRig.Settings()
         settings.maxAttempts = 2

@@ -75,9 +75,9 @@ final class ClusterRig {
     }
 
     /// Runs a `darkroom` command to its end; returns its exit status and what it printed.
-    func command(_ arguments: [String]) throws -> (status: Int32?, output: String) {
+    func command(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32?, output: String) {
         let folder = Scratch()
-        let process = try DaemonProcess(scratch: folder, arguments: arguments)
+        let process = try DaemonProcess(scratch: folder, arguments: arguments, environment: environment)
         let status = process.waitForExit(seconds: 30)
         return (status, process.log)
     }
