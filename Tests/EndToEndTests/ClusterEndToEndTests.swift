@@ -224,7 +224,7 @@ final class ClusterEndToEndTests: XCTestCase {
         try rig.assertExactlyOnce(names)
     }
 
-    func testFinishedJobsArePrunedAndAJobThatKeptKillingItsNodesFailsAsGaveUp() throws {
+    func testFinishedJobsArePrunedOldLeftoversRemovedAndAJobThatKeptKillingItsNodesFailsAsGaveUp() throws {
         var settings = ClusterRig.Settings()
         settings.maxAttempts = 2
         let rig = try ClusterRig(settings: settings, nodes: ["a"])
@@ -245,8 +245,17 @@ final class ClusterEndToEndTests: XCTestCase {
             INSERT INTO darkroom_jobs (watch, path, size, mtime_ns, inode, state, attempts, error)
             VALUES ('photos', 'poison.png', \(bytes.count), \(mtime), \(st.st_ino), 'queued', 2, NULL)
             """)
+        // Temporary files of writes cut short: one a killed node left long ago, one that may be
+        // another node's write in progress.
+        rig.share.makeFolder("out")
+        rig.share.writeInPlace("out/.dr-0ld.tmp", [1])
+        rig.share.writeInPlace("out/.dr-n3w.tmp", [2])
+        var old = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, rig.share.path("out/.dr-0ld.tmp"), &old, 0), 0)
         try rig.start("a")
         XCTAssertTrue(eventually(seconds: 30) { rig.visible("failed") == ["poison.png"] }, rig.diagnosis)
+        XCTAssertFalse(rig.share.exists("out/.dr-0ld.tmp"), "a leftover untouched for two hours is removed")
+        XCTAssertTrue(rig.share.exists("out/.dr-n3w.tmp"), "a fresh one may be a write in progress elsewhere")
         let report = try XCTUnwrap(rig.share.report("reports/poison.png.json"))
         XCTAssertEqual(report["status"] as? String, "failed")
         XCTAssertEqual((report["error"] as? [String: Any])?["code"] as? String, "gave_up")

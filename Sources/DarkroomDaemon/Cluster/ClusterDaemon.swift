@@ -163,8 +163,8 @@ public final class ClusterDaemon: Sendable {
     }
 
     /// Creates each watch's folders (as the plain daemon does); a watch whose folders cannot be
-    /// made is left out. Leftover temporary files are not removed here: on a shared folder they
-    /// may be another node's writes in progress.
+    /// made is left out. Temporary files killed processes left are removed only when untouched
+    /// for ``leftoverSeconds``: on a shared folder younger ones may be another node's writes.
     private func makeFolders() -> [WatchLayout] {
         config.watches.compactMap { watch in
             do throws(FileError) {
@@ -173,9 +173,18 @@ public final class ClusterDaemon: Sendable {
                 logger.error("watch \(watch.name): \(error); this watch is not started")
                 return nil
             }
+            for folder in WatchFolders.written(by: watch) {
+                let removed = AtomicFile.removeLeftovers(below: folder, unchangedFor: Self.leftoverSeconds)
+                if removed > 0 {
+                    logger.notice("removed \(removed) temporary file(s) below \(folder) untouched for over an hour (left by a node that was killed)")
+                }
+            }
             return WatchLayout(watch, among: config.watches)
         }
     }
+
+    /// A temporary file unchanged this long is no node's write in progress (a write takes seconds).
+    static let leftoverSeconds = 3600.0
 
     private func statusLine(health: DatabaseHealth, leases: Int) -> String {
         let s = stats.current
