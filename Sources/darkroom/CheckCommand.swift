@@ -16,7 +16,8 @@ struct CheckCommand: ParsableCommand {
         do {
             let config = try ConfigLoader.load(path: file)
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
-            print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)")
+            let cluster = config.cluster.map { ", cluster node \($0.node)" } ?? ""
+            print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)\(cluster)")
         } catch {
             printError("\(error)")
             throw ExitCode(1)

@@ -196,6 +196,9 @@ final class ClusterEndToEndTests: XCTestCase {
         rig.share.writeInPlace("credential.yaml", Array(config("database_credential: darkroom-db").utf8))
         rig.share.writeInPlace("env.yaml", Array(config("database_env: DARKROOM_TEST_DB").utf8))
 
+        let check = try rig.command(["check", rig.share.path("credential.yaml")])
+        XCTAssertEqual(check.status, 0, check.output)
+        XCTAssertTrue(check.output.contains("worker(s), cluster node a"), check.output)
         let viaCredential = try rig.command(["cluster", "init", "--config", rig.share.path("credential.yaml")],
                                             environment: ["CREDENTIALS_DIRECTORY": rig.share.path("credentials")])
         XCTAssertEqual(viaCredential.status, 0, viaCredential.output)
