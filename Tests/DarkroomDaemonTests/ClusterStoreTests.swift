@@ -94,6 +94,9 @@ final class ClusterStoreTests: XCTestCase {
         let again = try XCTUnwrap(try ClusterStore.claim(db, node: "a", leaseSeconds: 30))
         XCTAssertEqual(again.lastError, "disk full")
         XCTAssertEqual(again.attempts, 2)
+        XCTAssertTrue(try ClusterStore.requeue(db, again, afterSeconds: 0, error: "open for writing", counts: false))
+        XCTAssertEqual(try XCTUnwrap(try ClusterStore.claim(db, node: "a", leaseSeconds: 30)).attempts, 2,
+                       "a file still being written costs no attempt")
     }
 
     func testALeaseIsKnownLostLocallyOnceItsTimeRanOutOrItWasTakenOver() {

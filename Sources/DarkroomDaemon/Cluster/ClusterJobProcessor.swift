@@ -32,8 +32,9 @@ struct ClusterJobProcessor: Sendable {
     enum Ending: Equatable {
         /// Mark the row done with this status (a report's, or `gone`, `superseded`, `not_regular`).
         case finished(status: String, error: String?)
-        /// Put it back in the queue, due after `seconds`.
-        case requeue(afterSeconds: Double, reason: String)
+        /// Put it back in the queue, due after `seconds`; `counts`: as an attempt (a transient
+        /// error), or not (a writer still has the file open: no fault of the file's).
+        case requeue(afterSeconds: Double, reason: String, counts: Bool = true)
         /// The lease is gone: leave the row to the node that took it over.
         case abandoned
     }
@@ -42,7 +43,7 @@ struct ClusterJobProcessor: Sendable {
     func process(_ job: ClaimedJob, lease: JobLease, fence: () -> Bool) -> Ending {
         guard let layout = watches.layouts.first(where: { $0.watch.name == job.watch }) else {
             // Another node's config has a watch this one lacks: leave it to a node that knows it.
-            return .requeue(afterSeconds: 60, reason: "node \(node) has no watch named \(job.watch)")
+            return .requeue(afterSeconds: 60, reason: "node \(node) has no watch named \(job.watch)", counts: false)
         }
         let path = layout.watch.path + "/" + job.relative
         let name = RawName.display(job.relative)
@@ -74,7 +75,8 @@ struct ClusterJobProcessor: Sendable {
                 logger.notice("\(name) is not a regular file (a symbolic link, FIFO or device); it is left alone", metadata: meta(layout))
                 return .finished(status: "not_regular", error: nil)
             case .beingWritten:
-                return .requeue(afterSeconds: max(1, Double(layout.watch.settleMilliseconds) / 1000), reason: "open for writing")
+                return .requeue(afterSeconds: max(1, Double(layout.watch.settleMilliseconds) / 1000), reason: "open for writing",
+                                counts: false)
             case .tooLarge(let size):
                 draft.input.bytes = size
                 let report = draft.finish(.failed, JobRunner.reportError(for: error, path: path, limits: limits))
@@ -112,7 +114,8 @@ struct ClusterJobProcessor: Sendable {
                                  shouldAbandon: { input.leaseBroken || !lease.isHeld })
         guard case .finished(let report) = outcome else {
             if !lease.isHeld { return lost(job, name, layout) }
-            return .requeue(afterSeconds: max(1, Double(layout.watch.settleMilliseconds) / 1000), reason: "opened for writing while processed")
+            return .requeue(afterSeconds: max(1, Double(layout.watch.settleMilliseconds) / 1000),
+                            reason: "opened for writing while processed", counts: false)
         }
         return withExtendedLifetime(input) {
             publish(report, job: job, layout: layout, path: path, reportPath: reportPath, lease: lease, fence: fence)

@@ -63,13 +63,15 @@ enum ClusterStore {
             """, [String(job.id), String(job.token), status, error]).affected == 1
     }
 
-    /// Puts the job back in the queue, due after `seconds` (a transient error), if still ours.
-    static func requeue(_ db: PGConnection, _ job: ClaimedJob, afterSeconds seconds: Double, error: String) throws(PGError) -> Bool {
+    /// Puts the job back in the queue, due after `seconds`, if still ours. A transient error
+    /// counts as an attempt; a file still being written (`counts: false`) does not.
+    static func requeue(_ db: PGConnection, _ job: ClaimedJob, afterSeconds seconds: Double, error: String,
+                        counts: Bool = true) throws(PGError) -> Bool {
         try db.query("""
             UPDATE darkroom_jobs SET state = 'queued', error = $3, lease_until = NULL,
-                not_before = now() + make_interval(secs => $4::float8)
+                not_before = now() + make_interval(secs => $4::float8), attempts = attempts - $5::int
             WHERE id = $1 AND token = $2 AND state = 'running'
-            """, [String(job.id), String(job.token), error, String(seconds)]).affected == 1
+            """, [String(job.id), String(job.token), error, String(seconds), counts ? "0" : "1"]).affected == 1
     }
 
     /// Inserts the settled files of one watch; a file already known (same watch, path, size and

@@ -99,8 +99,10 @@ final class ClusterWorkers: Sendable {
             case .abandoned: true
             case .finished(let status, let error):
                 session.run { db throws(PGError) in try ClusterStore.finish(db, job, status: status, error: error) }
-            case .requeue(let seconds, let reason):
-                session.run { db throws(PGError) in try ClusterStore.requeue(db, job, afterSeconds: seconds, error: reason) }
+            case .requeue(let seconds, let reason, let counts):
+                session.run { db throws(PGError) in
+                    try ClusterStore.requeue(db, job, afterSeconds: seconds, error: reason, counts: counts)
+                }
             }
             if let ours = result {
                 if !ours {
