@@ -49,6 +49,7 @@ public enum ClaimBenchmark {
             DedicatedThread.start(name: "darkroom-bench", group: group) {
                 do {
                     let mine = try PGConnection(conninfo: conninfo, application: "darkroom cluster bench \(i)")
+                    try ClusterStore.prepareWorkerSession(mine)
                     while true {
                         let cycle = Stopwatch()
                         guard let job = try ClusterStore.claim(mine, node: "bench-\(i)", leaseSeconds: 30) else { break }

@@ -78,6 +78,9 @@ final class ClusterScanner {
     private func dropElection() {
         ingesting = []
         sightings = [:]
+        // Sent again after a reconnection (the table ignores what it has): an insert in flight
+        // when the connection broke may not have been committed.
+        inserted = [:]
         lockConnection = nil
     }
 

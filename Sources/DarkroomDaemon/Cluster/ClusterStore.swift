@@ -19,6 +19,17 @@ struct ClaimedJob: Sendable, Equatable {
 /// The statements of cluster mode, each one round trip; times are the database's (`now()`),
 /// never a node's clock.
 enum ClusterStore {
+    /// Readies a worker's connection: it listens for new jobs, and its commits do not wait for
+    /// the WAL to reach disk (`synchronous_commit = off`). That is safe here because the shared
+    /// folder, not the table, holds the truth: a claim a database crash forgets sends the job
+    /// back to its previous state (the worker's next renewal finds another token and stops
+    /// before publishing), and a forgotten ack leaves a lease that expires, after which the
+    /// next claimer finds the report and only records it. The scanner's inserts stay durable.
+    static func prepareWorkerSession(_ db: PGConnection) throws(PGError) {
+        try db.listen(ClusterSchema.channel)
+        try db.query("SET synchronous_commit = off")
+    }
+
     /// Claims the oldest job that is queued and due, or whose lease expired, in one statement:
     /// `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass each other's rows instead of
     /// waiting, and the `UPDATE … RETURNING` makes the claim and its new token one atomic step.

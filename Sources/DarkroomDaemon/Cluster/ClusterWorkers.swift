@@ -53,7 +53,7 @@ final class ClusterWorkers: Sendable {
     private func work(index: Int) {
         let session = DatabaseSession(conninfo: conninfo, application: "darkroom \(cluster.node) worker \(index + 1)",
                                       health: health, logger: logger)
-        session.onConnect = { (db: PGConnection) throws(PGError) in try db.listen(ClusterSchema.channel) }
+        session.onConnect = { (db: PGConnection) throws(PGError) in try ClusterStore.prepareWorkerSession(db) }
         while !isStopping {
             let sent = JobLease.now()
             guard let claimed = session.run({ db throws(PGError) in
