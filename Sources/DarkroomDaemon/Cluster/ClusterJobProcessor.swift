@@ -14,8 +14,8 @@ import Logging
 /// 3. the input moved to done/ or failed/ (deleted or kept, per `on_success`);
 /// 4. the job row marked done, if the fencing token is still this worker's.
 ///
-/// Before steps 1, 2 and 3 the worker checks that its lease still covers it (``JobLease``, and
-/// before the report a renewal in the database): a worker that lost its job — paused past the
+/// Before steps 1, 2 and 3 the worker checks that its lease still covers it (``JobLease``; before
+/// the report, a renewal in the database when less than half the lease is left): a worker that lost its job — paused past the
 /// lease, cut off from the database — publishes nothing more and lets the node that took over
 /// do it. A crash anywhere leaves the lease to expire; the next claimer redoes what is missing.
 struct ClusterJobProcessor: Sendable {

@@ -34,6 +34,12 @@ final class JobLease: Sendable {
         return state.withLock { !$0.lost && now < $0.heldUntil }
     }
 
+    /// Seconds the lease surely holds from now (0 once lost or run out).
+    var secondsLeft: Double {
+        let now = Self.now()
+        return state.withLock { $0.lost || now >= $0.heldUntil ? 0 : Double($0.heldUntil - now) / 1e9 }
+    }
+
     /// Whether another node took the job over (as opposed to the lease running out unrenewed).
     var wasTakenOver: Bool { state.withLock { $0.lost } }
 
