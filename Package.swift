@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
         .systemLibrary(name: "CSHA", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // PostgreSQL's client library, for cluster mode (`cluster:` in the config).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Leases, extended attributes, rename without replacing: glibc, behind _GNU_SOURCE.
         .systemLibrary(name: "CLinuxFiles"),
         // Integer inner loops of the filter core (SIMD intrinsics); no library.
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "DarkroomDaemon",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "CInotifyTools", "CSHA", "CLinuxFiles",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "CInotifyTools", "CSHA", "CLinuxFiles", "CPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

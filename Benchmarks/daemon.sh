@@ -13,17 +13,7 @@ work=${BENCH_DIR:-/tmp/darkroom-bench}/daemon
 darkroom=${DARKROOM:-$PWD/.build/release/darkroom}
 [[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
 # The generated photos are kept between runs (regenerated when N changes); the rest is new.
-[[ $(find "$work/src" -name '*.jpg' 2>/dev/null | wc -l) -eq $N ]] || { rm -rf "$work/src"; mkdir -p "$work/src"; }
-
-im=$(command -v convert-im6.q16 || command -v convert)
-# N distinct 2725×2225 JPEGs (distinct content, so nothing is cached or deduplicated).
-if [[ ! -f $work/src/p$((N - 1)).jpg ]]; then
-"$im" -seed 7 -size 545x445 plasma:fractal -resize 2725x2225! \
-  \( -size 2725x2225 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite -quality 90 "$work/base.jpg"
-for ((i = 0; i < N; i++)); do
-  "$im" "$work/base.jpg" -roll +$((i * 7))+$((i * 3)) -quality 90 "$work/src/p$i.jpg"
-done
-fi
+Benchmarks/photos.sh "$work/src" "$N"
 
 now() { date +%s.%N; }
 

@@ -12,7 +12,9 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
           libtiff-dev libwebp-dev libheif-dev  # TIFF, WebP, HEIF/AVIF in and out (libheif brings libde265, libaom, x265)
           libtiff-tools webp libheif-examples  # tiffcp/tiffinfo, cwebp/dwebp/img2webp, heif-enc/heif-convert: the tests' references
-          libimage-exiftool-perl)  # exiftool reads back the metadata the tests write
+          libimage-exiftool-perl  # exiftool reads back the metadata the tests write
+          libpq-dev            # cluster mode talks to PostgreSQL through libpq
+          postgresql)          # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
 fi

@@ -17,7 +17,8 @@ struct CheckCommand: ParsableCommand {
         do {
             let config = try ConfigLoader.load(path: file, assets: SharedAssets.store)
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
-            print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)")
+            let cluster = config.cluster.map { ", cluster node \($0.node)" } ?? ""
+            print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)\(cluster)")
             for watch in config.watches {
                 print("  \(watch.name): takes \(watch.include.joined(separator: " ")) (each read by its content)")
                 for output in watch.outputs { print("    → \(output.pathTemplate): \(Self.describe(output))") }

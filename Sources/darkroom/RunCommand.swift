@@ -33,7 +33,9 @@ struct RunCommand: ParsableCommand {
         }
         LogSetup.bootstrap(loaded.log)
         let logger = Logger(label: "darkroom")
-        let code = Daemon(config: loaded, configPath: config, logger: logger).run()
+        // With `cluster:` the node coordinates with others through PostgreSQL; without it, alone.
+        let code = loaded.cluster.map { ClusterDaemon(config: loaded, cluster: $0, logger: logger).run() }
+            ?? Daemon(config: loaded, configPath: config, logger: logger).run()
         if code != 0 { throw ExitCode(code) }
     }
 }

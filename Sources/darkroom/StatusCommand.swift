@@ -28,6 +28,7 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try ConfigChoice.load(config)
+        if loaded.cluster != nil, let config, !json { ClusterCommand.Status.printCluster(config) }
         let candidates = StateFileLocation.candidates(configured: loaded.stateFile, configPath: loaded.sourcePath,
                                                       workingDirectory: FileManager.default.currentDirectoryPath)
         guard let (file, state) = Self.find(candidates, configPath: config == nil ? nil : loaded.sourcePath) else {

@@ -23,12 +23,13 @@ final class JobReportTests: XCTestCase {
     func testFieldNamesAreTheDocumentedSnakeCaseKeys() throws {
         let json = try jsonObject(sampleReport())
         XCTAssertEqual(Set(json.keys), ["schema_version", "watch", "input", "outputs", "timings", "status", "error",
-                                        "darkroom_version", "config_sha256"])
+                                        "darkroom_version", "config_sha256", "node"])
         XCTAssertEqual(json["schema_version"] as? Int, 2)
         XCTAssertEqual(json["status"] as? String, "ok")
         XCTAssertEqual(json["config_sha256"] as? String, "cafe")
         XCTAssertEqual(json["darkroom_version"] as? String, DarkroomVersion.string)
         XCTAssertTrue(json["error"] is NSNull, "an absent error is null, not a missing key")
+        XCTAssertTrue(json["node"] is NSNull, "outside cluster mode no node wrote it")
 
         let input = try XCTUnwrap(json["input"] as? [String: Any])
         XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "bit_depth",

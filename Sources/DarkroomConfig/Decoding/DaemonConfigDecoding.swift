@@ -1,6 +1,6 @@
 /// The top level of the config file.
 extension ConfigDecoder {
-    static let topLevelKeys = ["workers", "queue_capacity", "limits", "log", "watches"] + operationKeys
+    static let topLevelKeys = ["workers", "queue_capacity", "limits", "log", "watches", "cluster"] + operationKeys
 
     /// The config with defaults where values were missing or bad, and the watches as decoded
     /// (with the positions the cross-checks point at).
@@ -14,6 +14,7 @@ extension ConfigDecoder {
         if let node = top["limits"] { config.limits = decodeLimits(node, top.path("limits")) }
         if let node = top["log"] { config.log = decodeLog(node, top.path("log")) }
         decodeOperationFiles(top, into: &config)
+        if let node = top["cluster"] { config.cluster = decodeCluster(node, top.path("cluster")) }
 
         var watches = [DecodedWatch]()
         if let node = required(top, "watches", "a list of folders to watch") {

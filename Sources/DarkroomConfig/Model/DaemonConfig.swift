@@ -20,6 +20,9 @@ public struct DaemonConfig: Sendable, Equatable {
     /// `metrics_file:` — a `.prom` file in Prometheus text format, rewritten every 15 s for
     /// node_exporter's textfile collector; nil: no metrics.
     public var metricsFile: String? = nil
+    /// `cluster:` — run as one node of several sharing the watched folders through PostgreSQL;
+    /// nil: alone, as always.
+    public var cluster: ClusterConfig? = nil
 
     public init(workers: Int = 2, queueCapacity: Int = 512, limits: Limits = Limits(),
                 log: LogSettings = LogSettings(), watches: [WatchConfig],

@@ -50,7 +50,7 @@ public final class Daemon: Sendable {
             if sig == SIGHUP { reloadConfig() } else { control.withLock { $0.stopSignal = sig } }
         }
         defer { signals.close() }
-        Self.startDispatchEventThreadHere()
+        SignalInbox.startDispatchEventThreadHere()
 
         let processor = JobProcessor(logger: logger, stats: stats, executor: StripExecutor(), activity: activity,
                                      budget: Locked(makeBudget(initialConfig, previous: nil)))
@@ -136,19 +136,6 @@ public final class Daemon: Sendable {
         let s = stats.current
         logger.notice("stopped: \(s.processed) processed, \(s.failed) failed")
         return 0
-    }
-
-    /// Makes libdispatch start its event thread now, from this thread. That thread asks for
-    /// nice -4 (libdispatch's user-interactive level); under the unit's `Nice=-4` it inherits -4
-    /// and the call changes nothing, but started from a worker that has raised itself to nice 0
-    /// it is refused (EACCES) and libdispatch writes "Failed to set thread priority" to the
-    /// journal (README, "A quiet journal"). Registering a signal source starts it from the
-    /// calling thread (a timer source does not: a worker registers it); the daemon's signal
-    /// sources used to do this. SIGURG is one nothing sends; the source is cancelled at once.
-    private static func startDispatchEventThreadHere() {
-        let source = DispatchSource.makeSignalSource(signal: SIGURG, queue: DispatchQueue(label: "darkroom.dispatch-start"))
-        source.resume()
-        source.cancel()
     }
 
     /// Sends WATCHDOG=1 when half the watchdog interval has passed since `last`.

@@ -32,9 +32,7 @@ final class WatchLoop {
         var installed = [WatchLayout]()
         for watch in config.watches {
             do throws(FileError) {
-                try FileIO.createDirectory(watch.path)
-                for folder in [watch.failedDirectory, watch.reportsDirectory] { try FileIO.createDirectory(folder) }
-                if watch.onSuccess == .move { try FileIO.createDirectory(watch.doneDirectory) }
+                try WatchFolders.create(for: watch)
             } catch {
                 logger.error("watch \(watch.name): \(error); this watch is not started")
                 continue

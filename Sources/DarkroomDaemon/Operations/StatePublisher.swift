@@ -21,6 +21,8 @@ struct StatePublisher {
     private var lastMetrics: UInt64?
     /// Paths whose last write failed: the error is logged once, not every second.
     private var failing = Set<String>()
+    /// More metric families for the metrics file (cluster mode's gauges).
+    var extraMetrics: () -> String = { "" }
 
     init(config: DaemonConfig, activity: DaemonActivity, logger: Logger) {
         self.config = config
@@ -57,7 +59,7 @@ struct StatePublisher {
         }
         if metricsDue, let metricsFile = config.metricsFile {
             lastMetrics = now
-            write(Array(MetricsText.render(state, activity: snapshot).utf8), to: metricsFile)
+            write(Array((MetricsText.render(state, activity: snapshot) + extraMetrics()).utf8), to: metricsFile)
         }
     }
 
@@ -66,7 +68,9 @@ struct StatePublisher {
         let snapshot = activity.snapshot()
         let state = makeState(snapshot, queued: [:], running: false)
         writeState(state)
-        if let metricsFile = config.metricsFile { write(Array(MetricsText.render(state, activity: snapshot).utf8), to: metricsFile) }
+        if let metricsFile = config.metricsFile {
+            write(Array((MetricsText.render(state, activity: snapshot) + extraMetrics()).utf8), to: metricsFile)
+        }
     }
 
     private mutating func writeState(_ state: DaemonState) {

@@ -32,6 +32,8 @@ public struct JobReport: Codable, Sendable, Equatable {
     public var darkroomVersion: String
     /// SHA-256 of the config text the daemon ran with; nil outside the daemon.
     public var configSHA256: String?
+    /// The cluster node that processed the input (`cluster.node`); nil outside cluster mode.
+    public var node: String?
 
     public init(watch: String, input: Input, outputs: [Output] = [], timings: Timings,
                 status: Status, error: ReportError? = nil, configSHA256: String? = nil) {
@@ -48,7 +50,7 @@ public struct JobReport: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion = "schema_version", watch, input, outputs, timings, status, error
-        case darkroomVersion = "darkroom_version", configSHA256 = "config_sha256"
+        case darkroomVersion = "darkroom_version", configSHA256 = "config_sha256", node
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -62,6 +64,7 @@ public struct JobReport: Codable, Sendable, Equatable {
         try c.encode(error, forKey: .error)
         try c.encode(darkroomVersion, forKey: .darkroomVersion)
         try c.encode(configSHA256, forKey: .configSHA256)
+        try c.encode(node, forKey: .node)
     }
 
     /// The input file as it was read.

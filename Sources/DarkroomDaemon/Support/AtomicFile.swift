@@ -121,17 +121,21 @@ public enum AtomicFile {
     }
 
     /// Removes temporary files a killed process left below `folder` (a `kill -9` between
-    /// create and rename). Only names this type makes are touched. Returns how many went.
+    /// create and rename). Only names this type makes are touched; with `unchangedFor`, only
+    /// those not modified for that many seconds (on a shared folder, younger ones may be
+    /// another machine's writes in progress). Returns how many went.
     @discardableResult
-    public static func removeLeftovers(below folder: String) -> Int {
+    public static func removeLeftovers(below folder: String, unchangedFor seconds: Double? = nil) -> Int {
         guard let names = FileIO.list(folder) else { return 0 }
+        let cutoff = seconds.map { Int64((Date().timeIntervalSince1970 - $0) * 1e9) }
         var removed = 0
         for name in names {
             let path = folder == "/" ? "/" + name : folder + "/" + name
             if isTemporaryName(name) {
+                if let cutoff, let status = FileStatus.of(path), status.modifiedNanoseconds > cutoff { continue }
                 if RawName.withCString(path, { unlink($0) }) == 0 { removed += 1 }
             } else if FileStatus.of(path)?.isDirectory == true {
-                removed += removeLeftovers(below: path)
+                removed += removeLeftovers(below: path, unchangedFor: seconds)
             }
         }
         return removed

@@ -1,0 +1,119 @@
+import DarkroomConfig
+import Foundation
+import Logging
+
+/// Discovery on a shared folder: inotify does not see files written by other machines, so in
+/// cluster mode each watched folder is scanned every `scan_interval`, and a file is inserted
+/// into the job table once two scans at least `settle_ms` apart saw the same size, modification
+/// time and inode (a writer on any machine changes one of them).
+///
+/// One node at a time scans each watch: the one holding the session-level advisory lock
+/// `pg_try_advisory_lock(lockClass, hashtext('ingest:' || watch))`. PostgreSQL releases it when
+/// that node's connection ends — the process died, its machine went away or the database
+/// restarted — and the next node to try takes over. Inserting twice would be harmless anyway
+/// (the table's unique key on watch, path, size and mtime makes the second one nothing); the
+/// election spares the share N scans.
+///
+/// Owned by the daemon's main thread; nothing here is shared.
+final class ClusterScanner {
+    private let session: DatabaseSession
+    private let logger: Logger
+    private let interval: Double
+    private var layouts: [WatchLayout]
+    /// Watches this node ingests now, and the connection it won them on.
+    private var ingesting = Set<String>()
+    private var lockConnection: ObjectIdentifier?
+    private var sightings = [String: [String: Sighting]]()
+    /// Files inserted (or found inserted), so each is sent once while it stays.
+    private var inserted = [String: [String: FileStamp]]()
+    private var lastScan: UInt64 = 0
+
+    private struct Sighting {
+        var stamp: FileStamp
+        var since: UInt64
+        var scans: Int
+    }
+
+    init(session: DatabaseSession, layouts: [WatchLayout], interval: Double, logger: Logger) {
+        self.session = session
+        self.layouts = layouts
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// The watches this node ingests now (for `darkroom status`).
+    var ingestingWatches: [String] { ingesting.sorted() }
+
+    /// Scans when the interval has passed; returns the files inserted.
+    @discardableResult
+    func tick(now: UInt64 = JobLease.now()) -> Int {
+        guard now >= lastScan + UInt64(interval * 1e9) else { return 0 }
+        lastScan = now
+        guard let db = session.connect() else {
+            dropElection()
+            return 0
+        }
+        if lockConnection != ObjectIdentifier(db) {
+            // A new session holds no advisory lock: the old one's ended with it.
+            if !ingesting.isEmpty { logger.notice("the database connection was renewed; electing the ingesting node again") }
+            dropElection()
+            lockConnection = ObjectIdentifier(db)
+        }
+        var total = 0
+        for layout in layouts {
+            let watch = layout.watch.name
+            if !ingesting.contains(watch) {
+                guard let won = session.run({ db throws(PGError) in
+                    try db.query("SELECT pg_try_advisory_lock($1, hashtext($2))",
+                                 [String(ClusterSchema.lockClass), ClusterSchema.ingestPrefix + watch]).scalar == "t"
+                }), won else { continue }
+                ingesting.insert(watch)
+                logger.notice("this node now scans and ingests watch \(watch) (\(RawName.display(layout.watch.path)))")
+            }
+            total += scan(layout, now: now)
+        }
+        return total
+    }
+
+    private func dropElection() {
+        ingesting = []
+        sightings = [:]
+        // Sent again after a reconnection (the table ignores what it has): an insert in flight
+        // when the connection broke may not have been committed.
+        inserted = [:]
+        lockConnection = nil
+    }
+
+    /// One scan of one watch; inserts what settled.
+    private func scan(_ layout: WatchLayout, now: UInt64) -> Int {
+        let watch = layout.watch.name
+        let settle = UInt64(max(0, layout.watch.settleMilliseconds)) * 1_000_000
+        var previous = sightings[watch] ?? [:]
+        var current = [String: Sighting]()
+        var ready = [(relative: String, stamp: FileStamp)]()
+        for path in FolderWalk.files(in: layout.watch.path, layout: layout) {
+            guard let relative = layout.relativePath(of: path), let stamp = FileStamp.of(path) else { continue }
+            var sighting = previous.removeValue(forKey: relative) ?? Sighting(stamp: stamp, since: now, scans: 0)
+            if sighting.stamp != stamp { sighting = Sighting(stamp: stamp, since: now, scans: 0) }
+            sighting.scans += 1
+            current[relative] = sighting
+            if sighting.scans >= 2, now - sighting.since >= settle, inserted[watch]?[relative] != stamp {
+                ready.append((relative, stamp))
+            }
+        }
+        sightings[watch] = current
+        // Forget what left the folder, so a file that comes back under the same name is new.
+        inserted[watch] = inserted[watch]?.filter { current[$0.key]?.stamp == $0.value }
+        guard !ready.isEmpty else { return 0 }
+        var count = 0
+        for batch in stride(from: 0, to: ready.count, by: 1000).map({ Array(ready[$0..<min($0 + 1000, ready.count)]) }) {
+            guard let n = session.run({ db throws(PGError) in try ClusterStore.insert(db, watch: watch, files: batch) }) else {
+                return count  // the database is away: the files stay settled and are sent at the next scan
+            }
+            count += n
+            for file in batch { inserted[watch, default: [:]][file.relative] = file.stamp }
+        }
+        if count > 0 { logger.debug("watch \(watch): \(count) new file(s) queued in the cluster") }
+        return count
+    }
+}
