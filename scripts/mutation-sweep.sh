@@ -76,7 +76,8 @@ if ((list)); then
 fi
 
 # The test targets (or Target.Class) of a mutant as a --filter regex.
-filter_of() { local t; t=$(echo "$1" | sed 's/  */|/g'); echo "^($t)\\."; }
+# XCTest names tests Target.Class/method.
+filter_of() { local t; t=$(echo "$1" | sed 's/  */|/g'); echo "^($t)(\\.|/)"; }
 
 # Copy the checkout (tracked and untracked, not ignored files), or commit `--at`, into the
 # scratch folder, writing only files that differ so that their timestamps, and the incremental
