@@ -36,6 +36,15 @@ enum ReportFixture {
     }
 }
 
+/// `darkroom report ARGUMENTS --json` parsed as `jq` would read it; fails the test on a
+/// non-zero exit.
+func reportSummary(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    let result = try darkroom(["report"] + arguments + ["--json"])
+    XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+    return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout,
+                         file: file, line: line)
+}
+
 /// Runs `darkroom arguments` as the only child of a fresh `python3`, which reports the child's
 /// peak resident set size (getrusage of its children), so no earlier child of this test
 /// process can inflate the figure. The child's stdout is passed through; the figure comes last.

@@ -29,16 +29,10 @@ final class ReportCommandTests: XCTestCase {
         s.writeInPlace("reports/.darkroom-x.json.123.tmp", Array("half a report".utf8))
     }
 
-    func summary(_ arguments: [String]) throws -> [String: Any] {
-        let result = try darkroom(["report"] + arguments + ["--json"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
-    }
-
     func testSummaryCountsStatusesErrorCodesSizesAndTheSlowest() throws {
         let s = Scratch()
         makeReports(s)
-        let all = try summary([s.path("reports")])
+        let all = try reportSummary([s.path("reports")])
         XCTAssertEqual(all["files"] as? Int, 17)
         XCTAssertEqual(all["statuses"] as? [String: Int], ["ok": 7, "failed": 9, "skipped": 1])
         XCTAssertEqual(all["error_codes"] as? [String: Int], Dictionary(uniqueKeysWithValues: Self.errorCodes.map { ($0, 1) }))
@@ -52,7 +46,7 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertEqual(slowest.map { $0["path"] as? String }, ["/in/sub/scan.png", "/in/ok5.jpg", "/in/ok4.jpg", "/in/ok3.jpg", "/in/ok2.jpg"])
         XCTAssertEqual(all["max_seconds"] as? Double, 2.5)
 
-        let recent = try summary([s.path("reports"), "--since", "2026-11-19", "--watch", "photos"])
+        let recent = try reportSummary([s.path("reports"), "--since", "2026-11-19", "--watch", "photos"])
         XCTAssertEqual(recent["statuses"] as? [String: Int], ["ok": 5, "failed": 9, "skipped": 1], "the 2020 report and the scans watch are left out")
         let period = try XCTUnwrap(recent["period_seconds"] as? Double)
         XCTAssertEqual(period, 8 * 60 + 0.01, accuracy: 0.001, "from the first start (10:00) to the last finish (10:08:00.01)")
@@ -73,7 +67,7 @@ final class ReportCommandTests: XCTestCase {
         for (i, seconds) in [0.101, 0.152, 0.199, 0.223, 0.241].enumerated() {
             s.writeInPlace("reports/f\(i).jpg.json", Array(ReportFixture.json(input: "/in/f\(i).jpg", status: "ok", seconds: seconds).utf8))
         }
-        let all = try summary([s.path("reports")])
+        let all = try reportSummary([s.path("reports")])
         let (median, p95, max) = (try XCTUnwrap(all["median_seconds"] as? Double), try XCTUnwrap(all["p95_seconds"] as? Double),
                                   try XCTUnwrap(all["max_seconds"] as? Double))
         XCTAssertEqual(max, 0.241)
