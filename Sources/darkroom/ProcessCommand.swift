@@ -55,7 +55,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
     var jobs: Int = 1
 
-    @ArgumentParser.Argument(help: "Input PNG or JPEG files.", completion: .file(extensions: ["png", "jpg", "jpeg"]))
+    @ArgumentParser.Argument(help: "Input image files (PNG, JPEG, TIFF, WebP, HEIF, AVIF: read by their content).", completion: .file(extensions: ["png", "jpg", "jpeg", "tif", "tiff", "webp", "heic", "heif", "avif"]))
     var inputs: [String]
 
     func validate() throws {

@@ -31,7 +31,7 @@ extension ParameterDescriptor {
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
         case .numbers: return "expected a list of numbers"
-        case .image: return "expected the path of an image file (PNG or JPEG)"
+        case .image: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, HEIF or AVIF)"
         case .dataFile: return "expected the path of a file"
         case .matrix: return "expected a square matrix: rows of equal length like [[0, 1, 0], [1, 1, 1], [0, 1, 0]], or a flat list of n² numbers"
         }

@@ -8,7 +8,7 @@ public struct OverlayImageFilter: RegionFilter {
         description: "Draws an image file (a watermark, a stamp) over the image at its natural size, "
             + "its top-left corner at position, with an opacity.",
         parameters: [
-            ParameterDescriptor("image", .image, "The image file to draw (PNG or JPEG), relative to the config's folder.",
+            ParameterDescriptor("image", .image, "The image file to draw (PNG, JPEG, TIFF, WebP, HEIF or AVIF), relative to the config's folder.",
                                 required: true),
             ParameterDescriptor("position", .point, "Where its top-left corner goes, in px or % of the image's size.",
                                 default: .point(Length(0), Length(0)), unit: "px"),
