@@ -1,3 +1,4 @@
+import DarkroomDaemon
 import Foundation
 
 /// Numbers, sizes, durations and times as a person reads them at a glance in a terminal.
@@ -13,13 +14,7 @@ enum HumanFormat {
     }
 
     /// `770 B`, `35 KB`, `1.2 MB`, `3.4 GB` (powers of 1000, as the daemon's log lines write them).
-    static func bytes(_ n: Int) -> String {
-        let v = Double(n)
-        if v < 1000 { return "\(n) B" }
-        if v < 1e6 { return "\(Int((v / 1e3).rounded())) KB" }
-        if v < 1e9 { return String(format: "%.1f MB", v / 1e6) }
-        return String(format: "%.2f GB", v / 1e9)
-    }
+    static func bytes(_ n: Int) -> String { ByteText.format(n) }
 
     /// `12,345`.
     static func count(_ n: Int) -> String {

@@ -71,6 +71,14 @@ final class StderrLogHandlerTests: XCTestCase {
         XCTAssertEqual(a.logLevel, .trace)
     }
 
+    /// The unit is picked after rounding: never "1000 KB" or "1000.0 MB".
+    func testSizesPickTheirUnitAfterRounding() {
+        let cases: [(Int, String)] = [(999, "999 B"), (1000, "1 KB"), (999_499, "999 KB"), (999_500, "1.0 MB"),
+                                      (999_700, "1.0 MB"), (12_345_678, "12.3 MB"), (999_949_999, "999.9 MB"),
+                                      (999_950_000, "1.00 GB"), (1_234_567_890, "1.23 GB"), (20_050_000_000, "20.05 GB")]
+        for (bytes, text) in cases { XCTAssertEqual(ByteText.format(bytes), text, "\(bytes) bytes") }
+    }
+
     func testTimestampsAreUTCWithMilliseconds() {
         XCTAssertEqual(ISOTime.format(Date(timeIntervalSince1970: 1_746_100_800.25)), "2025-05-01T12:00:00.250Z")
         XCTAssertEqual(ISOTime.format(Date(timeIntervalSince1970: 0.9996)), "1970-01-01T00:00:01.000Z")

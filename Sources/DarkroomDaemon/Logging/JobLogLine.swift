@@ -25,18 +25,9 @@ public enum JobLogLine {
     }
 
     /// Decimal units, as `ls -h --si` and file managers show them.
-    static func byteCount(_ bytes: Int) -> String {
-        if bytes < 1000 { return "\(bytes) B" }
-        if bytes < 1_000_000 { return "\(Int((Double(bytes) / 1000).rounded())) KB" }
-        return "\(oneDecimal(Double(bytes) / 1e6)) MB"
-    }
+    static func byteCount(_ bytes: Int) -> String { ByteText.format(bytes) }
 
     static func seconds(_ s: Double) -> String { "\(twoDecimals(s)) s" }
-
-    private static func oneDecimal(_ v: Double) -> String {
-        let tenths = Int((v * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
 
     private static func twoDecimals(_ v: Double) -> String {
         let hundredths = Int((v * 100).rounded())
