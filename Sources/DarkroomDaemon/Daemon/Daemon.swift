@@ -110,7 +110,7 @@ public final class Daemon: Sendable {
             if let line = status.due(Self.statusLine(stats.current, pending: queue.pendingCount)) {
                 notifier.send("STATUS=" + line)
             }
-            pingWatchdog(&lastWatchdog)
+            notifier.feedWatchdog(&lastWatchdog)
         }
 
         notifier.send("STOPPING=1")
@@ -121,7 +121,7 @@ public final class Daemon: Sendable {
         // Wait in short slices: the watchdog keeps being fed, and a second signal is heard.
         while !finished && DispatchTime.now().uptimeNanoseconds < deadline {
             finished = queue.waitForRunning(upTo: 1)
-            pingWatchdog(&lastWatchdog)
+            notifier.feedWatchdog(&lastWatchdog)
             publisher.tick(queued: { [:] })
             if let again = control.withLock({ $0.stopSignal }) {
                 logger.warning("received \(Self.signalName(again)) again; stopping now")
@@ -136,16 +136,6 @@ public final class Daemon: Sendable {
         let s = stats.current
         logger.notice("stopped: \(s.processed) processed, \(s.failed) failed")
         return 0
-    }
-
-    /// Sends WATCHDOG=1 when half the watchdog interval has passed since `last`.
-    private func pingWatchdog(_ last: inout UInt64) {
-        guard let interval = notifier.watchdogInterval else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        if Double(now - last) / 1e9 >= interval {
-            notifier.send("WATCHDOG=1")
-            last = now
-        }
     }
 
     private func apply(_ newConfig: DaemonConfig, to loop: WatchLoop, queue: JobQueue<DaemonJob>, processor: JobProcessor) {

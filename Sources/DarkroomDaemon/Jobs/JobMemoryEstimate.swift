@@ -13,12 +13,23 @@ import DarkroomCore
 /// a WebP or HEIF/AVIF input adds its decoded image (their libraries decode whole images).
 enum JobMemoryEstimate {
     static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
-        plan.outputs.map { output in
-            pixelBytes(for: output, executor: executor)
+        bytes(for: plan, pixelBytes: pixelBytes(for: plan, executor: executor))
+    }
+
+    /// The job's peak from each output's pipeline part (``pixelBytes(for:executor:)``, computed
+    /// once per job: the budget admits the job by it and the report gives it per output).
+    static func bytes(for plan: JobPlan, pixelBytes: [Int]) -> Int {
+        zip(plan.outputs, pixelBytes).map { output, pixels in
+            pixels
                 + ImageEncoder.heldBytes(size: output.pipeline.outputSize, options: EncodeOptions(output.config),
                                          traits: output.rendering.outputTraits)
                 + ImageDecoder.heldBytes(header: plan.header)
         }.max() ?? 0
+    }
+
+    /// The pipeline's part of every output, in order.
+    static func pixelBytes(for plan: JobPlan, executor: StripExecutor) -> [Int] {
+        plan.outputs.map { pixelBytes(for: $0, executor: executor) }
     }
 
     /// The pipeline's part for one output: what its render's `peak_pixel_bytes` can reach.

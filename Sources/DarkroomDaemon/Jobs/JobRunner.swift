@@ -102,7 +102,8 @@ public struct JobRunner: Sendable {
         }
 
         // Memory: wait for room (the time limit starts once the job may run).
-        let estimate = JobMemoryEstimate.bytes(for: plan, executor: executor)
+        let pixelEstimates = JobMemoryEstimate.pixelBytes(for: plan, executor: executor)
+        let estimate = JobMemoryEstimate.bytes(for: plan, pixelBytes: pixelEstimates)
         if let budget {
             switch budget.reserve(estimate, giveUpWhen: shouldAbandon) {
             case .granted: break
@@ -117,7 +118,7 @@ public struct JobRunner: Sendable {
         let deadline = Deadline.after(seconds: limits.maxSeconds)
 
         // Rendering and placing, output by output.
-        for output in plan.outputs {
+        for (output, estimatedPixels) in zip(plan.outputs, pixelEstimates) {
             if shouldAbandon() { return .abandoned }
             if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
             do throws(ReportError) {
@@ -127,7 +128,7 @@ public struct JobRunner: Sendable {
                 let writeClock = Stopwatch()
                 let placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner)
                 draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds,
-                          estimatedPixelBytes: JobMemoryEstimate.pixelBytes(for: output, executor: executor))
+                          estimatedPixelBytes: estimatedPixels)
             } catch {
                 return .finished(draft.finish(.failed, error))
             }
