@@ -32,24 +32,33 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Leases, extended attributes, rename without replacing: glibc, behind _GNU_SOURCE.
         .systemLibrary(name: "CLinuxFiles"),
+        // Drawing: cairo (paths, gradients, operators), Pango over cairo (text), librsvg (SVG)
+        // (Debian libcairo2-dev, libpango1.0-dev, librsvg2-dev). Swift reaches them through the
+        // plain-C shims of CDarkroomDraw.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(name: "CDarkroomDraw", dependencies: ["CCairo", "CPangoCairo", "CRsvg"]),
         // Integer inner loops of the filter core (SIMD intrinsics); no library.
         .target(name: "CDarkroomKernels"),
 
         // The filter core: images, tiles, filters, registry, chain compiler. No files, no YAML.
         .target(name: "DarkroomCore", dependencies: ["CDarkroomKernels"]),
         .target(name: "DarkroomCodecs", dependencies: ["DarkroomCore", "CDarkroomCodecs"]),
+        // The filters that draw and composite, on cairo, Pango and librsvg; and the shipped registry.
+        .target(name: "DarkroomDrawing", dependencies: ["DarkroomCore", "CDarkroomDraw"]),
         .target(name: "DarkroomConfig", dependencies: ["DarkroomCore", "CYAML"]),
         .target(
             name: "DarkroomDaemon",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "CInotifyTools", "CSHA", "CLinuxFiles", "CPostgres",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "CInotifyTools", "CSHA", "CLinuxFiles", "CPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "darkroom",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDaemon",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "DarkroomDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -62,6 +71,7 @@ let package = Package(
             name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
+        .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
         // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomDrawing
 import DarkroomConfig
 import DarkroomDaemon
 
@@ -15,7 +16,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let config = try ConfigLoader.load(path: file, assets: SharedAssets.store)
+            let config = try ConfigLoader.load(path: file, registry: .shipped, assets: SharedAssets.store)
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
             let cluster = config.cluster.map { ", cluster node \($0.node)" } ?? ""
             print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)\(cluster)")

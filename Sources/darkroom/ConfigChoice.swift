@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomDrawing
 import DarkroomConfig
 import DarkroomDaemon
 import Foundation
@@ -8,7 +9,7 @@ import Foundation
 enum ConfigChoice {
     static func load(_ path: String?) throws -> DaemonConfig {
         do {
-            return try path.map { try ConfigLoader.load(path: $0, assets: SharedAssets.store) }
+            return try path.map { try ConfigLoader.load(path: $0, registry: .shipped, assets: SharedAssets.store) }
                 ?? ConfigLoader.defaultConfig(baseDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             printError("\(error)")

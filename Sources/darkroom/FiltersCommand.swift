@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomDrawing
 import DarkroomCore
 import Foundation
 
@@ -23,7 +24,7 @@ struct FiltersCommand: ParsableCommand {
             print(FormatHelpText.render())
             return
         }
-        let registry = FilterRegistry.standard
+        let registry = FilterRegistry.shipped
         var descriptors = registry.descriptors
         if let category {
             guard registry.categories.contains(category) else {

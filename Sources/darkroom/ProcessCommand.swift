@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomDrawing
 import DarkroomConfig
 import DarkroomCore
 import DarkroomDaemon
@@ -66,7 +67,7 @@ struct ProcessCommand: ParsableCommand {
 
     func run() throws {
         let spec: ChainSpec
-        do { spec = try ChainSyntax.parse(chain, assets: SharedAssets.store) } catch {
+        do { spec = try ChainSyntax.parse(chain, registry: .shipped, assets: SharedAssets.store) } catch {
             printError("darkroom process: --chain: \(error.message)\n(`darkroom filters` lists every filter and parameter)")
             throw ExitCode(64)  // EX_USAGE
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomDrawing
 import DarkroomConfig
 import DarkroomDaemon
 import Foundation
@@ -25,7 +26,7 @@ struct RunCommand: ParsableCommand {
         SignalInbox.blockHandledSignals()
         let loaded: DaemonConfig
         do {
-            loaded = try config.map { try ConfigLoader.load(path: $0, assets: SharedAssets.store) }
+            loaded = try config.map { try ConfigLoader.load(path: $0, registry: .shipped, assets: SharedAssets.store) }
                 ?? ConfigLoader.defaultConfig(baseDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             printError("\(error)")

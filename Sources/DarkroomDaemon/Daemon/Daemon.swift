@@ -1,3 +1,4 @@
+import DarkroomDrawing
 import DarkroomConfig
 import DarkroomCore
 import Dispatch
@@ -198,7 +199,7 @@ public final class Daemon: Sendable {
         do throws(ConfigError) {
             // Files the filters name are read again too, changed or not (SharedAssets).
             SharedAssets.store.reload()
-            let config = try ConfigLoader.load(path: configPath, assets: SharedAssets.store)
+            let config = try ConfigLoader.load(path: configPath, registry: .shipped, assets: SharedAssets.store)
             control.withLock { $0.pendingConfig = config }
         } catch {
             for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }
