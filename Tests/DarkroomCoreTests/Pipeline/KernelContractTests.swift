@@ -13,6 +13,11 @@ final class KernelContractTests: XCTestCase {
         "convolve": ["kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8", "kernel=[1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7]"],
         "transform": ["rotate=random", "rotate=30deg canvas=grow background=#ffffff80", "scale=[1.5,0.5] translate=[3,-4]",
                       "shear=[0.3,0.1] pivot=center", "rotate=180deg", "matrix=[-1,0,0,1,0,0]"],
+        "pad": ["top=3 left=20% color=#ff000080", "all=2 color=white"],
+        "flip": ["direction=vertical"],
+        "rotate": ["angle=90deg", "angle=270deg", "angle=30deg background=white"],
+        "tile": ["columns=3 rows=2 mode=mirror", "columns=2 rows=3"],
+        "nine_slice": ["width=60 height=9 insets=[3,4,2,5]", "width=200% height=150% insets=4 center=tile", "width=5 height=70 insets=[9,9,9,9]"],
         "crop": ["x=3 y=5 width=20 height=11", "width=50% height=30% gravity=south_east"],
         "drop_shadow": ["offset=[-5,3] blur=6 canvas=grow", "offset=[40%,-20%] blur=2"],
         "gaussian_blur": ["radius=0.7", "radius=6"],
@@ -36,10 +41,10 @@ final class KernelContractTests: XCTestCase {
     /// random draw of 0 where 0 is not allowed; every filter must still have some).
     func regionFilters(seed: UInt64) throws -> [(String, any RegionFilter)] {
         var out = [(String, any RegionFilter)]()
-        for type in FilterRegistry.standard.filters where !(type is any PointFilter.Type) {
+        for type in pointTestRegistry.filters where !(type is any PointFilter.Type) {
             var built = 0
             for text in Self.samples(for: type.descriptor) {
-                guard let resolved = try? ChainSyntax.parse(text, assets: TestAssets()).resolve(seed: seed), resolved.count == 1,
+                guard let resolved = try? ChainSyntax.parse(text, registry: pointTestRegistry, assets: TestAssets()).resolve(seed: seed), resolved.count == 1,
                       let filter = resolved[0].filter as? any RegionFilter else { continue }
                 out.append((text, filter))
                 built += 1
