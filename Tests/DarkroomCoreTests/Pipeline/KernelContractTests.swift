@@ -18,6 +18,8 @@ final class KernelContractTests: XCTestCase {
         "rotate": ["angle=90deg", "angle=270deg", "angle=30deg background=white"],
         "tile": ["columns=3 rows=2 mode=mirror", "columns=2 rows=3"],
         "nine_slice": ["width=60 height=9 insets=[3,4,2,5]", "width=200% height=150% insets=4 center=tile", "width=5 height=70 insets=[9,9,9,9]"],
+        "clip": ["shape=rect x=3 y=2 width=50% height=60% outside=#ff000080", "shape=rounded_rect radius=[2,5,0,8] width=80%",
+                 "shape=polygon points=[2,2,30,5,10,25,25,25,5,8] fill_rule=even_odd feather=3", "feather=4 outside=white"],
         "crop": ["x=3 y=5 width=20 height=11", "width=50% height=30% gravity=south_east"],
         "drop_shadow": ["offset=[-5,3] blur=6 canvas=grow", "offset=[40%,-20%] blur=2"],
         "gaussian_blur": ["radius=0.7", "radius=6"],
