@@ -66,7 +66,8 @@ let package = Package(
 
         // Helpers every test target shares (temporary folders, reference tools, PSNR).
         .target(name: "DarkroomTestSupport", dependencies: ["DarkroomCore"], path: "Tests/DarkroomTestSupport"),
-        // The conformance suite holds every shipped filter to the contract, the drawing ones included.
+        // The conformance suite in DarkroomCoreTests holds every shipped filter to the contract,
+        // the drawing ones included, so it sees DarkroomDrawing.
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],

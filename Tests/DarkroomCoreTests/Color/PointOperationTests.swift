@@ -1,4 +1,3 @@
-import DarkroomDrawing
 import XCTest
 @testable import DarkroomCore
 
@@ -44,7 +43,7 @@ struct FadeTestFilter: PointFilter {
 }
 
 /// The standard filters and the test filters above: registered without touching the core.
-let pointTestRegistry = FilterRegistry.shipped.adding([TintTestFilter.self, FadeTestFilter.self])
+let pointTestRegistry = FilterRegistry.standard.adding([TintTestFilter.self, FadeTestFilter.self])
 
 final class PointOperationTests: XCTestCase {
     private func compile(_ text: String) throws -> CompiledChain {
