@@ -50,6 +50,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case color(RGBA)
     case choice(String)
     case numbers([Double])
+    /// Free text (``ParameterKind/text``).
+    case text(String)
     /// A file's path (image and data-file parameters); absolute once a config resolved it.
     case file(String)
     /// Records (shapes, gradient stops), each with its fields checked, drawn and defaulted.
@@ -66,6 +68,7 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .choice(let s): s
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
         case .file(let path): path
+        case .text(let s): s
         case .records(let items): "[" + items.map(Self.recordText).joined(separator: ", ") + "]"
         case .record(let fields): Self.recordText(fields)
         }
