@@ -5,6 +5,8 @@ extension FilterRegistry {
     /// Filters that rasterise with cairo, lay text out with Pango or render SVG with librsvg.
     public static let drawingFilters: [any Filter.Type] = [
         ClipFilter.self,
+        DrawFilter.self,
+        FillPatternFilter.self,
     ]
 
     /// Every filter darkroom ships: ``standard`` and the drawing filters. The daemon and the CLI

@@ -34,22 +34,27 @@ typedef struct {
     double dash_offset;
 } dr_stroke_style;
 
-/* Antialiased coverage of a path, filled (`stroke` NULL, with `fill_rule`) or stroked (with
-   `stroke`), over the rectangle x0, y0, width × height of the image: coverage[row * stride + col]
-   for pixel (x0 + col, y0 + row), 0 (outside) … 255 (inside). `stride` is at least
-   cairo_format_stride_for_width(CAIRO_FORMAT_A8, width): see dr_coverage_stride. Only the
-   rectangle is rasterised, so a strip costs what its pixels cost. Returns 0, or -1 with a
-   message in `error` (cairo out of memory, an invalid dash). */
-int dr_path_coverage(const dr_path_element *path, int32_t count, int32_t fill_rule, const dr_stroke_style *stroke,
-                     int32_t x0, int32_t y0, int32_t width, int32_t height, uint8_t *coverage, int32_t stride,
-                     char *error, size_t error_size);
-
-/* The row stride, in bytes, dr_path_coverage needs for `width` pixels. */
-int32_t dr_coverage_stride(int32_t width);
-
 /* The bounding box of the filled path (stroke NULL) or of its stroke, in image coordinates, as
    cairo computes it (fill_extents / stroke_extents, so joins, caps and miters are included). */
 void dr_path_extents(const dr_path_element *path, int32_t count, const dr_stroke_style *stroke,
                      double *x0, double *y0, double *x1, double *y1);
+
+/* A reusable A8 surface over one rectangle of the image, for the many coverages one strip
+   needs (every shape that reaches it): created once per strip instead of once per shape. */
+typedef struct dr_canvas dr_canvas;
+
+/* A canvas over x0, y0, width × height (image coordinates); NULL when out of memory. */
+dr_canvas *dr_canvas_create(int32_t x0, int32_t y0, int32_t width, int32_t height);
+void dr_canvas_destroy(dr_canvas *canvas);
+/* Coverage bytes: pixel (x0 + col, y0 + row) at data[row * stride + col]. */
+const uint8_t *dr_canvas_data(const dr_canvas *canvas);
+int32_t dr_canvas_stride(const dr_canvas *canvas);
+
+/* Clears the canvas's part `ax, ay, aw × ah` (image coordinates, inside the canvas) and
+   rasterises the path's fill (stroke NULL) or stroke coverage there, and nowhere else.
+   Returns 0, or -1 with a message in `error`. */
+int dr_canvas_coverage(dr_canvas *canvas, const dr_path_element *path, int32_t count, int32_t fill_rule,
+                       const dr_stroke_style *stroke, int32_t ax, int32_t ay, int32_t aw, int32_t ah,
+                       char *error, size_t error_size);
 
 #endif

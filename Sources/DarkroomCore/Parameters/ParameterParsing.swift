@@ -130,7 +130,10 @@ extension ParameterDescriptor {
             return .choice(word)
         case .text:
             guard case .scalar(let s) = raw, !s.trimmed.isEmpty else { throw fail(raw) }
-            return .text(s.trimmed)
+            // `--chain` text may quote a value that holds spaces: d="M 0 0 L 9 9".
+            let t = s.trimmed
+            if t.count >= 2, let q = t.first, q == "\"" || q == "'", t.last == q { return .text(String(t.dropFirst().dropLast())) }
+            return .text(t)
         case .numbers:
             let items: [RawValue]
             if case .list(let l) = raw { items = l } else { items = [raw] }

@@ -51,24 +51,14 @@ public struct Coverage {
     /// The coverage of `path` filled with `rule` (or of its outline, with `stroke`) over `rect`.
     public init(_ path: Path, rule: FillRule = .nonzero, stroke: StrokeStyle? = nil, in rect: Rect) {
         self.rect = rect
-        let stride = Int(dr_coverage_stride(Int32(clamping: max(rect.width, 1))))
-        self.stride = stride
+        stride = max(rect.width, 0)
         var bytes = [UInt8](repeating: 0, count: stride * max(rect.height, 0))
-        let elements = path.cElements
-        var message = [CChar](repeating: 0, count: 256)
-        let ruleCode = Int32(rule == .even_odd ? DR_FILL_EVEN_ODD.rawValue : DR_FILL_NONZERO.rawValue)
+        let width = stride
         // cairo fails only when out of memory or on an invalid dash, which the config refused;
         // the coverage then stays empty rather than stopping the render.
         bytes.withUnsafeMutableBufferPointer { out in
-            elements.withUnsafeBufferPointer { e in
-                message.withUnsafeMutableBufferPointer { m in
-                    func call(_ s: UnsafePointer<dr_stroke_style>?) {
-                        _ = dr_path_coverage(e.baseAddress, Int32(e.count), ruleCode, s, Int32(clamping: rect.x), Int32(clamping: rect.y),
-                                             Int32(clamping: rect.width), Int32(clamping: rect.height), out.baseAddress,
-                                             Int32(stride), m.baseAddress, m.count)
-                    }
-                    if let stroke { stroke.withC { call($0) } } else { call(nil) }
-                }
+            CoverageCanvas(rect).withCoverage(of: path, rule: rule, stroke: stroke, over: rect) { y, row in
+                (out.baseAddress! + (y - rect.y) * width).update(from: row, count: width)
             }
         }
         self.bytes = bytes
@@ -98,5 +88,43 @@ extension Path {
         func i(_ v: Double) -> Int { Int(min(max(v, -1e9), 1e9)) }
         let left = i(x0.rounded(.down)) - 1, top = i(y0.rounded(.down)) - 1
         return Rect(x: left, y: top, width: i(x1.rounded(.up)) + 1 - left, height: i(y1.rounded(.up)) + 1 - top)
+    }
+}
+
+/// One A8 surface over a strip's rectangle, reused for every shape that reaches the strip (a
+/// cairo surface and context per shape and strip would cost more than most shapes' pixels).
+/// Used by one kernel call on one thread, then freed.
+final class CoverageCanvas {
+    let rect: Rect
+    private let canvas: OpaquePointer?
+
+    init(_ rect: Rect) {
+        self.rect = rect
+        canvas = dr_canvas_create(Int32(clamping: rect.x), Int32(clamping: rect.y), Int32(clamping: rect.width), Int32(clamping: rect.height))
+    }
+
+    deinit { dr_canvas_destroy(canvas) }
+
+    /// Rasterises the coverage of `path` over `area` (inside `rect`) and calls `body` with each
+    /// row's coverage bytes: `body(y, bytes)`, bytes[i] for pixel (area.x + i, y). Nothing when
+    /// cairo could not allocate the canvas.
+    func withCoverage(of path: Path, rule: FillRule, stroke: StrokeStyle?, over area: Rect,
+                      _ body: (Int, UnsafePointer<UInt8>) -> Void) {
+        guard let canvas, !area.isEmpty else { return }
+        let elements = path.cElements
+        var message = [CChar](repeating: 0, count: 128)
+        let ruleCode = Int32(rule == .even_odd ? DR_FILL_EVEN_ODD.rawValue : DR_FILL_NONZERO.rawValue)
+        let status = elements.withUnsafeBufferPointer { e in
+            message.withUnsafeMutableBufferPointer { m in
+                func call(_ s: UnsafePointer<dr_stroke_style>?) -> Int32 {
+                    dr_canvas_coverage(canvas, e.baseAddress, Int32(e.count), ruleCode, s, Int32(area.x), Int32(area.y),
+                                       Int32(area.width), Int32(area.height), m.baseAddress, m.count)
+                }
+                return stroke.map { $0.withC { call($0) } } ?? call(nil)
+            }
+        }
+        guard status == 0, let data = dr_canvas_data(canvas) else { return }
+        let stride = Int(dr_canvas_stride(canvas))
+        for y in area.y..<area.maxY { body(y, data + ((y - rect.y) * stride + (area.x - rect.x))) }
     }
 }
