@@ -71,6 +71,14 @@ final class ClipFilterTests: XCTestCase {
         }
     }
 
+    /// A path with a hole (two opposite loops), as SVG path data.
+    func testPathWithAHole() throws {
+        let d = "M 8 6 H 56 V 42 H 8 Z M 20 14 V 34 H 44 V 14 Z"
+        assertClose(try ours("shape=path d=\"\(d)\""),
+                    svg: try ShapeReferences.svg(#"<path d="\#(d)" fill="white"/>"#, width: w, height: h), "path with a hole")
+        XCTAssertEqual(try ours("shape=path d=\"\(d)\"")[24 * w + 32], 0, "the hole is outside")
+    }
+
     func testOutsideBecomesTransparentAndInsideKeepsTheImage() throws {
         let photo = Image(width: 20, height: 20) { x, y in Pixel(Float(x) / 20, Float(y) / 20, 0.5, 1) }
         let out = try ShapeReferences.apply("clip shape=rect x=5 y=5 width=10 height=10", to: photo)

@@ -4,20 +4,20 @@ import Foundation
 /// CGContextClip / EOClip: keeps the inside of a shape and makes the rest transparent (or a
 /// colour), with an antialiased edge, softened by `feather`. The shape is given with flat keys:
 /// `shape: ellipse` (center, radii), `rect` and `rounded_rect` (x, y, width, height; radius),
-/// `polygon` (points), each `fill_rule` nonzero or even_odd (an even-odd star keeps its
+/// `polygon` (points), `path` (d: SVG path data), each `fill_rule` nonzero or even_odd (an even-odd star keeps its
 /// points and loses its pentagon).
 public struct ClipFilter: RegionFilter {
-    public enum ShapeName: String, Sendable, CaseIterable { case ellipse, rect, rounded_rect, polygon }
+    public enum ShapeName: String, Sendable, CaseIterable { case ellipse, rect, rounded_rect, polygon, path }
 
     public static let descriptor = FilterDescriptor(
         name: "clip", displayName: "Clip to Shape", categories: ["composite", "geometry"],
         description: """
             Keeps the inside of a shape: ellipse (center, radii), rect or rounded_rect (x, y, \
-            width, height, radius) or polygon (points), by fill_rule; the rest becomes outside \
+            width, height, radius), polygon (points) or path (d: SVG path data), by fill_rule; the rest becomes outside \
             (transparent by default). feather softens the edge (a Gaussian of sigma feather/2).
             """,
         parameters: [
-            ParameterDescriptor("shape", .choice(ShapeName.allCases.map(\.rawValue)), "ellipse, rect, rounded_rect or polygon.",
+            ParameterDescriptor("shape", .choice(ShapeName.allCases.map(\.rawValue)), "ellipse, rect, rounded_rect, polygon or path.",
                                 default: .choice("ellipse")),
             ParameterDescriptor("center", .point, "Ellipse: its centre (px or %).", default: .point(Length(50, percent: true), Length(50, percent: true))),
             ParameterDescriptor("radii", .point, "Ellipse: [rx, ry] (px, or % of the width and height).",
@@ -29,6 +29,7 @@ public struct ClipFilter: RegionFilter {
             ParameterDescriptor("radius", .numbers, "rounded_rect: one corner radius, or [top_left, top_right, bottom_right, bottom_left] (px).",
                                 default: .numbers([16])),
             ParameterDescriptor("points", .numbers, "Polygon: [x1, y1, x2, y2, …] in px, at least three points."),
+            ParameterDescriptor("d", .text, "Path: SVG path data (M, L, H, V, C, S, Q, T, A, Z; lower case relative)."),
             ParameterDescriptor("fill_rule", .choice(FillRule.allCases.map(\.rawValue)), "nonzero or even_odd.", default: .choice("nonzero")),
             ParameterDescriptor("outside", .color, "What replaces the outside.", default: .color(.transparent)),
             ParameterDescriptor("feather", .scalar, "Softness of the edge in px (sigma feather/2).", default: .number(0),
@@ -44,7 +45,7 @@ public struct ClipFilter: RegionFilter {
         let p = Self.described(parameters)
         let shape = p.choice("shape", as: ShapeName.self)
         let keys: [ShapeName: Set<String>] = [.ellipse: ["center", "radii"], .rect: ["x", "y", "width", "height"],
-                                              .rounded_rect: ["x", "y", "width", "height", "radius"], .polygon: ["points"]]
+                                              .rounded_rect: ["x", "y", "width", "height", "radius"], .polygon: ["points"], .path: ["d"]]
         let own = keys[shape]!
         // A key of another shape is a mistake worth naming (a polygon's points on an ellipse).
         // Defaults fill every key in, so a key counts as given when it differs from its default.
@@ -75,6 +76,9 @@ public struct ClipFilter: RegionFilter {
                 throw ParameterError("points: give x, y pairs, at least three points; got \(points.count) numbers")
             }
             geometry = .polygon(points)
+        case .path:
+            guard let d = parameters.text("d") else { throw ParameterError("shape path needs d: SVG path data", at: [.key("shape")]) }
+            do { geometry = .path(try SVGPathData.parse(d)) } catch { throw ParameterError(error.message, at: [.key("d")]) }
         }
         fillRule = p.choice("fill_rule", as: FillRule.self)
         outside = p.color("outside")
