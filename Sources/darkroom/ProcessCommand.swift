@@ -67,7 +67,10 @@ struct ProcessCommand: ParsableCommand {
 
     func run() throws {
         let spec: ChainSpec
-        do { spec = try ChainSyntax.parse(chain, registry: .shipped, assets: SharedAssets.store) } catch {
+        do {
+            spec = try ChainSyntax.parse(chain, registry: .shipped,
+                                         assets: SharedAssets.store.limited(maxPixels: maxPixels, maxFileBytes: .max))
+        } catch {
             printError("darkroom process: --chain: \(error.message)\n(`darkroom filters` lists every filter and parameter)")
             throw ExitCode(64)  // EX_USAGE
         }
