@@ -66,7 +66,9 @@ let package = Package(
 
         // Helpers every test target shares (temporary folders, reference tools, PSNR).
         .target(name: "DarkroomTestSupport", dependencies: ["DarkroomCore"], path: "Tests/DarkroomTestSupport"),
-        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
+        // The conformance suite in DarkroomCoreTests holds every shipped filter to the contract,
+        // the drawing ones included, so it sees DarkroomDrawing.
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
             exclude: ["Fixtures"]  // read through #filePath, not bundled
