@@ -1,4 +1,5 @@
 import Foundation
+import DarkroomTestSupport
 import XCTest
 @testable import DarkroomCore
 
@@ -103,6 +104,25 @@ final class ColorCatalogueTests: XCTestCase {
         for (c, o) in zip(colours, line) { assertClose(o, Pixel(0.2 + 0.6 * c[0], c[1], c[2], c[3])) }
         XCTAssertNotNil(buildError("curves points=[0,0,0.5,0.5,0.4,1]"))
         XCTAssertNotNil(buildError("curves points=[0,0,1]"))
+    }
+
+    /// The curve is SciPy's PchipInterpolator (Fritsch–Butland slopes, shape-preserving ends), an
+    /// independent implementation of the same definition: agreement to float rounding (1e-5),
+    /// uneven spacing and a falling stretch included.
+    func testCurvesAgreeWithSciPyPchip() throws {
+        let xs: [Double] = [0, 0.1, 0.35, 0.5, 0.8, 1], ys: [Double] = [0.05, 0.3, 0.2, 0.6, 0.62, 0.9]
+        let samples = (0...64).map { Double($0) / 64 }
+        let script = """
+            from scipy.interpolate import PchipInterpolator
+            f = PchipInterpolator(\(xs), \(ys))
+            print(" ".join(repr(float(f(x))) for x in \(samples)))
+            """
+        let reference = try ReferenceTool.output(("python3", "python3-scipy"), ["-c", script])
+            .split(separator: " ").map { Float($0.trimmingCharacters(in: .whitespacesAndNewlines))! }
+        let text = "curves points=[" + zip(xs, ys).map { "\($0),\($1)" }.joined(separator: ",") + "]"
+        let out = try run(text, on: samples.map { Pixel(Float($0), Float($0), Float($0), 1) })
+        XCTAssertEqual(reference.count, out.count)
+        for (r, o) in zip(reference, out) { XCTAssertEqual(o[0], r, accuracy: 1e-5) }
     }
 
     /// GPUImage's vibrance kernel (CIVibrance's): c + (mx − c)·(mx − avg)·(−3·amount).
