@@ -62,6 +62,33 @@ final class FilterConformanceTests: XCTestCase {
         return (out, stats, pipeline)
     }
 
+    /// `darkroom filters` points users at the definition they know: every shipped core filter
+    /// names its Core Image, libvips or Core Graphics counterpart.
+    func testEveryStandardFilterNamesItsCounterpart() {
+        for d in FilterRegistry.standard.descriptors {
+            XCTAssertFalse((d.counterpart ?? "").isEmpty, "\(d.name) names no counterpart (FilterDescriptor.counterpart)")
+        }
+    }
+
+    /// `random` works for every numeric and colour parameter of every filter, and a drawn value
+    /// lies inside the parameter's hard limits (a draw the config would refuse is a bug).
+    func testRandomWorksForEveryNumericAndColourParameter() throws {
+        var rng = SeededGenerator(seed: 21)
+        for d in Self.registry.descriptors {
+            for p in d.parameters where p.kind.isNumeric || p.kind == .color {
+                XCTAssertEqual(try? p.parse(.scalar("random")), .random, "\(d.name).\(p.name) refuses random")
+                for _ in 0..<20 {
+                    let value = p.draw(using: &rng)
+                    let raw: RawValue = switch value {
+                    case .color(let c): .list([c.r, c.g, c.b, c.a].map { .scalar(String($0)) })
+                    default: .scalar(value.description)
+                    }
+                    XCTAssertNoThrow(try p.parse(raw), "\(d.name).\(p.name) drew \(value), which it refuses")
+                }
+            }
+        }
+    }
+
     /// Identity values (every parameter that declares one, at it) give the input back within
     /// 1/255, even when the compiler does not drop the filter.
     func testIdentityValuesGiveTheInputBack() throws {

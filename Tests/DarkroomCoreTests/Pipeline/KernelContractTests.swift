@@ -17,6 +17,12 @@ final class KernelContractTests: XCTestCase {
         "crop": ["x=3 y=5 width=20 height=11", "width=50% height=30% gravity=south_east"],
         "drop_shadow": ["offset=[-5,3] blur=6 canvas=grow", "offset=[40%,-20%] blur=2"],
         "gaussian_blur": ["radius=0.7", "radius=6"],
+        "color_cube": ["file=warm.cube", "file=warm.cube interpolation=tetrahedral", "file=curve1d.cube",
+                       "file=channels1d.cube", "size=2 data=[0,0,0,1, 1,0,0,1, 0,1,0,0.5, 1,1,0,1, 0,0,1,1, 1,0,1,1, 0,1,1,1, 1,1,1,1]"],
+        "curves": ["points=[0,0.1,0.3,0.2,0.7,0.9,1,1] channel=green", "points=[0,0,0.5,0.8,1,1]"],
+        "levels": ["black=0.1 white=0.8 gamma=1.4", "black=0.2 channel=blue"],
+        "photo_effect": ["style=fade", "style=instant", "style=mono", "style=noir", "style=process", "style=tonal", "style=transfer"],
+        "color_matrix": ["r=[0.5,0.3,0.2,0] a=[0,0,0,0.5] bias=[0.1,0,-0.1,0.2]"],
         "overlay_image": ["image=stamp.png position=[3,4] opacity=0.7", "image=grey.png position=[-4,-5]",
                           "image=wide.png position=[50%,90%] opacity=random"],
     ]
