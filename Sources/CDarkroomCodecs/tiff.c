@@ -8,8 +8,10 @@
  */
 #include "tiff_io.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What the first directory declares, as the reader needs it. */
 typedef struct {
@@ -104,15 +106,18 @@ static dr_status describe(TIFF *tif, dr_tiff_io *io, dr_info *info, tiff_layout 
     return DR_OK;
 }
 
-dr_status dr_tiff_read_info(const unsigned char *bytes, size_t length, dr_info *info,
-                            char *message, size_t capacity) {
-    dr_tiff_io io = {.bytes = bytes, .length = length, .message = message, .capacity = capacity};
+static dr_status read_info(dr_tiff_io io, dr_info *info) {
     TIFF *tif = dr_tiff_open(&io, "rm");
     if (tif == NULL) return io.status;
     tiff_layout layout;
     dr_status status = describe(tif, &io, info, &layout);
     TIFFClose(tif);
     return status;
+}
+
+dr_status dr_tiff_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                            char *message, size_t capacity) {
+    return read_info((dr_tiff_io){.bytes = bytes, .length = length, .message = message, .capacity = capacity}, info);
 }
 
 /* ---- reader ---- */
@@ -313,15 +318,15 @@ static dr_status tiff_read_rows(dr_reader *base, unsigned char *rows, size_t str
     return DR_OK;
 }
 
-dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
-                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_info *info, dr_reader **out,
+                             char *message, size_t capacity) {
     tiff_reader *r = calloc(1, sizeof *r);
     if (r == NULL) return DR_OUT_OF_MEMORY;
     r->base.format = DR_FORMAT_TIFF;
     r->base.read_rows = tiff_read_rows;
     r->base.close = tiff_reader_close;
-    r->base.bytes = bytes;
-    r->io = (dr_tiff_io){.bytes = bytes, .length = length, .message = message, .capacity = capacity};
+    r->base.bytes = io.bytes;
+    r->io = io;
     r->tif = dr_tiff_open(&r->io, "rm");
     dr_status status = r->tif == NULL ? r->io.status : describe(r->tif, &r->io, info, &r->layout);
     if (status == DR_OK && !dr_fits(info, options->max_pixels))
@@ -387,4 +392,47 @@ dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const d
     memcpy(info->warning, r->base.warning, sizeof info->warning);
     *out = &r->base;
     return DR_OK;
+}
+
+dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+    dr_tiff_io io = {.bytes = bytes, .length = length, .message = message, .capacity = capacity};
+    return reader_open(io, options, info, out, message, capacity);
+}
+
+/* ---- in place, through a descriptor ---- */
+
+/* Whether the file at `fd` starts like a TIFF; DR_UNSUPPORTED (or the read's error) otherwise. */
+static dr_status check_file(int fd, uint64_t length, char *message, size_t capacity) {
+    unsigned char head[16];
+    size_t n = length < sizeof head ? (size_t)length : sizeof head;
+    ssize_t got;
+    do got = pread(fd, head, n, 0); while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        dr_set_message(message, capacity, "the file could not be read: %s", strerror(errno));
+        return DR_TRUNCATED;
+    }
+    if (dr_sniff(head, (size_t)got) != DR_FORMAT_TIFF) {
+        dr_set_message(message, capacity, "only a TIFF is read in place; this file is read from memory");
+        return DR_UNSUPPORTED;
+    }
+    return DR_OK;
+}
+
+dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
+    dr_info_reset(info);
+    dr_status status = check_file(fd, length, message, capacity);
+    if (status != DR_OK) return status;
+    return read_info((dr_tiff_io){.file = 1, .fd = fd, .length = (size_t)length, .message = message,
+                                  .capacity = capacity}, info);
+}
+
+dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                              dr_reader **out, char *message, size_t capacity) {
+    dr_info_reset(info);
+    *out = NULL;
+    dr_status status = check_file(fd, length, message, capacity);
+    if (status != DR_OK) return status;
+    dr_tiff_io io = {.file = 1, .fd = fd, .length = (size_t)length, .message = message, .capacity = capacity};
+    return reader_open(io, options, info, out, message, capacity);
 }

@@ -90,7 +90,7 @@ struct ClusterJobProcessor: Sendable {
         guard FileStamp.of(descriptor: input.descriptor) == job.stamp else {
             return .finished(status: "superseded", error: nil)
         }
-        let sha256 = SHA256.hex(input.bytes)
+        let sha256 = input.sha256
         let existing = JobReport.read(from: reportPath)
         if case .finish(let status) = ProcessedOnceRule.decide(existingReport: existing, inputSHA256: sha256) {
             // Processed before (a node died after its report): only the input's place is left.
@@ -110,8 +110,8 @@ struct ClusterJobProcessor: Sendable {
                          previousOutputs: Set(existing?.outputs.map(\.path) ?? [])),
             queued: job.queuedAt, configSHA256: watches.configSHA256)
         // Asked before each output is placed: a lost lease publishes nothing.
-        let outcome = runner.run(bytes: input.bytes, sha256: sha256, spec: spec, budget: budget,
-                                 shouldAbandon: { input.leaseBroken || !lease.isHeld })
+        let outcome = runner.run(input: input.content, sha256: sha256, spec: spec, budget: budget,
+                                 shouldAbandon: { input.leaseBroken || input.changedSinceOpen || !lease.isHeld })
         guard case .finished(let report) = outcome else {
             if !lease.isHeld { return lost(job, name, layout) }
             return .requeue(afterSeconds: max(1, Double(layout.watch.settleMilliseconds) / 1000),
