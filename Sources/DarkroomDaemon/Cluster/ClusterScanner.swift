@@ -19,6 +19,9 @@ final class ClusterScanner {
     private let session: DatabaseSession
     private let logger: Logger
     private let interval: Double
+    /// How long the holder of a watch's lock may go without a statement before another node
+    /// ends its session: the lease, and at least five scan intervals.
+    let stuckSeconds: Double
     private var layouts: [WatchLayout]
     /// Watches this node ingests now, and the connection it won them on.
     private var ingesting = Set<String>()
@@ -34,11 +37,29 @@ final class ClusterScanner {
         var scans: Int
     }
 
-    init(session: DatabaseSession, layouts: [WatchLayout], interval: Double, logger: Logger) {
+    init(session: DatabaseSession, layouts: [WatchLayout], interval: Double, leaseSeconds: Double, logger: Logger) {
         self.session = session
         self.layouts = layouts
         self.interval = interval
+        self.stuckSeconds = max(leaseSeconds, 5 * interval)
         self.logger = logger
+    }
+
+    /// A reloaded config's watches: a watch that is gone (or now names another folder) is let
+    /// go, its lock released for the node that still has it; the others keep their election.
+    func replace(_ newLayouts: [WatchLayout]) {
+        let kept = Dictionary(newLayouts.map { ($0.watch.name, $0.watch.path) }, uniquingKeysWith: { a, _ in a })
+        for layout in layouts where kept[layout.watch.name] != layout.watch.path {
+            let watch = layout.watch.name
+            sightings[watch] = nil
+            inserted[watch] = nil
+            guard ingesting.remove(watch) != nil else { continue }
+            _ = session.run { db throws(PGError) in
+                try db.query("SELECT pg_advisory_unlock($1, hashtext($2))", [String(ClusterSchema.lockClass), ClusterSchema.ingestPrefix + watch])
+            }
+            logger.notice("this node no longer scans watch \(watch) (the reloaded config changed it)")
+        }
+        layouts = newLayouts
     }
 
     /// The watches this node ingests now (for `darkroom status`).
@@ -59,6 +80,13 @@ final class ClusterScanner {
             dropElection()
             lockConnection = ObjectIdentifier(db)
         }
+        // The scan heartbeat: other nodes see this session busy (see the type's comment). A
+        // connection that died meanwhile (ended by another node while this one was frozen)
+        // fails here, and the next tick elects again on a new one.
+        if !ingesting.isEmpty, session.run({ db throws(PGError) in try db.query("SELECT 1") }) == nil {
+            dropElection()
+            return 0
+        }
         var total = 0
         for layout in layouts {
             let watch = layout.watch.name
@@ -66,13 +94,35 @@ final class ClusterScanner {
                 guard let won = session.run({ db throws(PGError) in
                     try db.query("SELECT pg_try_advisory_lock($1, hashtext($2))",
                                  [String(ClusterSchema.lockClass), ClusterSchema.ingestPrefix + watch]).scalar == "t"
-                }), won else { continue }
+                }) else { continue }
+                guard won else {
+                    endStuckHolder(of: watch)
+                    continue
+                }
                 ingesting.insert(watch)
                 logger.notice("this node now scans and ingests watch \(watch) (\(RawName.display(layout.watch.path)))")
             }
             total += scan(layout, now: now)
         }
         return total
+    }
+
+    /// Ends the session holding `watch`'s lock when it has run nothing for ``stuckSeconds``
+    /// (its node frozen or hung); the lock is then free for the next tick. Needs the right to
+    /// signal that session: the same database role (as every node has), or pg_signal_backend.
+    private func endStuckHolder(of watch: String) {
+        let ended = session.run { db throws(PGError) in
+            try db.query("""
+                SELECT a.application_name, pg_terminate_backend(a.pid)
+                FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                  AND l.classid = $1::int::oid AND l.objid = hashtext($2)::oid AND a.pid <> pg_backend_pid()
+                  AND a.state = 'idle' AND a.state_change < now() - make_interval(secs => $3::float8)
+                """, [String(ClusterSchema.lockClass), ClusterSchema.ingestPrefix + watch, String(stuckSeconds)]).rows
+        }
+        for row in ended ?? [] where row.count == 2 && row[1] == "t" {
+            logger.warning("watch \(watch): \(row[0] ?? "another node") held it without scanning for over \(Int(stuckSeconds)) s (frozen or hung); its session was ended so that a live node takes the watch over")
+        }
     }
 
     private func dropElection() {
