@@ -65,4 +65,20 @@ final class ClusterReloadAndTakeoverTests: XCTestCase {
         rig.stopAll()
         try rig.assertExactlyOnce(names + more)
     }
+
+    /// inotify is a hint: with scans ten minutes apart, a file written on this machine is still
+    /// taken (the first scan ran at start; only the hint can bring the next one forward), and
+    /// the scan's settle rule still decides (two sightings `settle_ms` apart).
+    func testALocalWriteMakesTheIngestingNodeScanAtOnceWithoutWaitingForTheInterval() throws {
+        var settings = ClusterRig.Settings()
+        settings.scanInterval = 600
+        let rig = try ClusterRig(settings: settings, nodes: ["a"])
+        try rig.start("a")
+        XCTAssertTrue(eventually(seconds: 10) { rig.log("a").contains("now scans and ingests watch photos") }, rig.diagnosis)
+        let names = try rig.drop(3)
+        XCTAssertTrue(eventually(seconds: 60) { rig.visible("done").count == names.count }, rig.diagnosis)
+        XCTAssertTrue(rig.log("a").contains("a local write in photos: scanning now"), rig.diagnosis)
+        rig.stopAll()
+        try rig.assertExactlyOnce(names)
+    }
 }

@@ -119,8 +119,10 @@ public final class ClusterDaemon: Sendable {
             return r
         })
 
+        let hints = ClusterHints(layouts: layouts, logger: logger)
+        defer { hints.stop() }
         let scanner = ClusterScanner(session: session, layouts: layouts, interval: cluster.scanInterval,
-                                     leaseSeconds: cluster.leaseSeconds, logger: logger)
+                                     leaseSeconds: cluster.leaseSeconds, hints: hints, logger: logger)
         let picture = Locked<ClusterSnapshot?>(nil)
         var publisher = StatePublisher(config: config, activity: activity, logger: logger)
         publisher.extraMetrics = { [cluster] in

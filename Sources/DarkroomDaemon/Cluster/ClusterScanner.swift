@@ -14,6 +14,14 @@ import Logging
 /// (the table's unique key on watch, path, size and mtime makes the second one nothing); the
 /// election spares the share N scans.
 ///
+/// A node frozen while it holds the lock (SIGSTOP, a VM paused, a hung thread) keeps its
+/// connection, and with it the lock, alive: PostgreSQL cannot tell it from a slow scan. So the
+/// ingesting node runs a statement at every scan (its session's `state_change` in
+/// `pg_stat_activity` is its scan heartbeat), and a node that fails to win a watch ends the
+/// holder's session (`pg_terminate_backend`) once that session has been idle longer than
+/// ``stuckSeconds`` — then wins the lock at its next scan. The frozen node, woken, finds its
+/// connection gone, and elects again like any node whose connection was renewed.
+///
 /// Owned by the daemon's main thread; nothing here is shared.
 final class ClusterScanner {
     private let session: DatabaseSession
@@ -29,7 +37,10 @@ final class ClusterScanner {
     private var sightings = [String: [String: Sighting]]()
     /// Files inserted (or found inserted), so each is sent once while it stays.
     private var inserted = [String: [String: FileStamp]]()
-    private var lastScan: UInt64 = 0
+    /// When the next scan is due: `scan_interval` after the last, or sooner for a hint.
+    private var dueAt: UInt64 = 0
+    /// Local inotify events, which move a scan earlier (``ClusterHints``); nil: scans alone.
+    private let hints: ClusterHints?
 
     private struct Sighting {
         var stamp: FileStamp
@@ -37,8 +48,10 @@ final class ClusterScanner {
         var scans: Int
     }
 
-    init(session: DatabaseSession, layouts: [WatchLayout], interval: Double, leaseSeconds: Double, logger: Logger) {
+    init(session: DatabaseSession, layouts: [WatchLayout], interval: Double, leaseSeconds: Double,
+         hints: ClusterHints? = nil, logger: Logger) {
         self.session = session
+        self.hints = hints
         self.layouts = layouts
         self.interval = interval
         self.stuckSeconds = max(leaseSeconds, 5 * interval)
@@ -60,16 +73,29 @@ final class ClusterScanner {
             logger.notice("this node no longer scans watch \(watch) (the reloaded config changed it)")
         }
         layouts = newLayouts
+        hints?.watch(newLayouts)
     }
 
     /// The watches this node ingests now (for `darkroom status`).
     var ingestingWatches: [String] { ingesting.sorted() }
 
-    /// Scans when the interval has passed; returns the files inserted.
+    /// Scans when the interval has passed, or at once when a local event hinted at a new file
+    /// in a watch this node ingests; returns the files inserted.
     @discardableResult
     func tick(now: UInt64 = JobLease.now()) -> Int {
-        guard now >= lastScan + UInt64(interval * 1e9) else { return 0 }
-        lastScan = now
+        let names = hints?.take() ?? []
+        let hinted = layouts.filter { names.contains($0.watch.name) && ingesting.contains($0.watch.name) }
+        if !hinted.isEmpty {
+            logger.debug("a local write in \(hinted.map(\.watch.name).joined(separator: ", ")): scanning now")
+            dueAt = min(dueAt, now)
+        }
+        guard now >= dueAt else { return 0 }
+        dueAt = now + UInt64(interval * 1e9)
+        // A hinted file is seen once now; the scan after its settle time takes it (the settle
+        // rule needs two sightings that far apart), not a whole interval later.
+        if let settle = hinted.map({ UInt64(max(0, $0.watch.settleMilliseconds)) * 1_000_000 }).max() {
+            dueAt = min(dueAt, now + settle + 1_000_000)
+        }
         guard let db = session.connect() else {
             dropElection()
             return 0
