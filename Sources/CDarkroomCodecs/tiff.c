@@ -2,7 +2,7 @@
  * TIFF through libtiff, read as it is stored: a striped file scanline by scanline
  * (TIFFReadScanline decodes a strip progressively, so even a one-strip scan streams), a tiled
  * one a row of tiles at a time. 8- and 16-bit grey, RGB, their alpha (associated alpha is
- * unpremultiplied) and 8-bit CMYK take this path; everything else libtiff can read (palette,
+ * unpremultiplied) and 8- and 16-bit CMYK (16-bit RGB out) take this path; everything else libtiff can read (palette,
  * 1-bit, subsampled YCbCr, separate planes, ...) goes through TIFFRGBAImage, 8-bit, a strip or
  * a row of tiles at a time. Only the first page (directory) is read; info->pages counts them.
  */
@@ -167,7 +167,7 @@ static int direct_layout(const tiff_layout *l) {
     case PHOTOMETRIC_MINISWHITE:
     case PHOTOMETRIC_RGB: return l->bps == 8 || l->bps == 16;
     case PHOTOMETRIC_YCBCR: return l->compression == COMPRESSION_JPEG && l->bps == 8; /* libjpeg gives RGB */
-    case PHOTOMETRIC_SEPARATED: return l->inkset == INKSET_CMYK && l->bps == 8;
+    case PHOTOMETRIC_SEPARATED: return l->inkset == INKSET_CMYK && (l->bps == 8 || l->bps == 16);
     default: return 0;
     }
 }
@@ -186,16 +186,25 @@ static void convert_direct(tiff_reader *r, const unsigned char *in, unsigned cha
     int w = r->base.width, spp = l->spp, channels = r->base.channels;
     const unsigned char *src = in + (size_t)r->crop_x * r->in_pixel;
     if (r->cmyk) {
+        /* The four inks of each pixel (extra samples dropped), 8 or 16 bits each. */
+        size_t sample = (size_t)r->base.bytes_per_sample, ink = 4 * sample;
+        const unsigned char *inks = src;
+        if (spp != 4) {
+            for (int x = 0; x < w; x++) memcpy(r->cmyk_row + ink * (size_t)x, src + (size_t)x * r->in_pixel, ink);
+            inks = r->cmyk_row;
+        }
         if (r->base.color != NULL) {
-            if (spp == 4) {
-                dr_color_converter_cmyk(r->base.color, src, out, (size_t)w);
-                return;
-            }
-            for (int x = 0; x < w; x++) memcpy(r->cmyk_row + 4 * x, src + (size_t)x * spp, 4);
-            dr_color_converter_cmyk(r->base.color, r->cmyk_row, out, (size_t)w);
+            dr_color_converter_cmyk(r->base.color, inks, out, (size_t)w);
+        } else if (sample == 1) {
+            dr_cmyk_to_rgb(inks, out, w, 0);
         } else {
-            for (int x = 0; x < w; x++) memcpy(r->cmyk_row + 4 * x, src + (size_t)x * spp, 4);
-            dr_cmyk_to_rgb(r->cmyk_row, out, w, 0);
+            /* The naive formula at 16 bits (only when no conversion was asked for). */
+            const uint16_t *p = (const uint16_t *)(const void *)inks;
+            uint16_t *o = (uint16_t *)(void *)out;
+            for (int x = 0; x < w; x++, p += 4, o += 3) {
+                uint32_t k = 65535u - p[3];
+                for (int c = 0; c < 3; c++) o[c] = (uint16_t)(((65535u - p[c]) * k + 32767u) / 65535u);
+            }
         }
         return;
     }
@@ -381,7 +390,7 @@ static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_i
             r->base.channels = r->alpha ? 4 : 3;
         }
     }
-    if (r->cmyk) r->cmyk_row = malloc(4 * (size_t)l->width);
+    if (r->cmyk) r->cmyk_row = malloc(4 * (size_t)r->base.bytes_per_sample * (size_t)l->width);
     if ((r->direct && !l->tiled ? r->row == NULL : r->band == NULL) || (r->cmyk && r->cmyk_row == NULL)) {
         tiff_reader_close(&r->base);
         dr_set_message(message, capacity, "out of memory for TIFF rows");
