@@ -61,7 +61,7 @@ struct ReportDraft {
         for warning in rendered.warnings + rendered.metadataWarnings { warn(warning) }
         outputs.append(JobReport.Output(
             path: RawName.display(placed.path), format: plan.config.format.rawValue,
-            width: rendered.size.width, height: rendered.size.height, bytes: rendered.bytes.count,
+            width: rendered.size.width, height: rendered.size.height, bytes: rendered.byteCount,
             chain: plan.filters.map { JobReport.ChainStep($0) }, seed: seed,
             nodes: rendered.stats.nodes.map { .init(filters: $0.names, seconds: $0.seconds, width: $0.size.width, height: $0.size.height) },
             peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad, conflict: placed.conflict,
