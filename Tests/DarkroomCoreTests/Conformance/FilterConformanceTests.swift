@@ -61,6 +61,14 @@ final class FilterConformanceTests: XCTestCase {
         return (out, stats, pipeline)
     }
 
+    /// `darkroom filters` points users at the definition they know: every shipped core filter
+    /// names its Core Image, libvips or Core Graphics counterpart.
+    func testEveryStandardFilterNamesItsCounterpart() {
+        for d in FilterRegistry.standard.descriptors {
+            XCTAssertFalse((d.counterpart ?? "").isEmpty, "\(d.name) names no counterpart (FilterDescriptor.counterpart)")
+        }
+    }
+
     /// Identity values (every parameter that declares one, at it) give the input back within
     /// 1/255, even when the compiler does not drop the filter.
     func testIdentityValuesGiveTheInputBack() throws {

@@ -4,6 +4,7 @@ public struct ConvolveFilter: RegionFilter {
         name: "convolve", displayName: "Convolve", categories: ["blur", "sharpen"],
         description: "Convolves with an odd square kernel like vips conv: (Σ k·p) / scale + offset on every channel, "
             + "edges extended. Example: kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] sharpens.",
+        counterpart: "vips conv",
         parameters: [
             ParameterDescriptor("kernel", .matrix,
                                 "The odd square matrix, as rows [[a, b, c], [d, e, f], [g, h, i]] or a flat list of n² numbers.",
