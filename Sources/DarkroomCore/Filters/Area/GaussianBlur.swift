@@ -26,24 +26,27 @@ public struct GaussianBlur: Sendable, Hashable {
     /// down first, so that an opaque 8-bit source is read as decoded (3 bytes a pixel) by the
     /// pass that reads each row 2h + 1 times, and the pass across reads float rows once each.
     func steps(for size: Size, from source: KernelPlan.Source, first: Int) -> [KernelPlan.Step] {
-        [.init(BlurPass(kernel: kernel, size: size, across: false), sources: [source], label: "down"),
-         .init(BlurPass(kernel: kernel, size: size, across: true), sources: [.step(first)], label: "across")]
+        [.init(BlurPass(weights: kernel.weights, size: size, across: false), sources: [source], label: "down"),
+         .init(BlurPass(weights: kernel.weights, size: size, across: true), sources: [.step(first)], label: "across")]
     }
 }
 
-/// One 1-D pass of a ``GaussianBlur``. The kernel is symmetric, so mirrored taps share one
-/// multiply. The rows are summed in C (`dr_blur_across`, `dr_blur_down`), the sum for a block of
+/// One 1-D pass of a ``GaussianBlur`` (or of any symmetric separable kernel: `box_blur`). The
+/// kernel is symmetric, so mirrored taps share one multiply. The rows are summed in C (`dr_blur_across`, `dr_blur_down`), the sum for a block of
 /// pixels kept in registers over all taps, with AVX2 and FMA where the CPU has them.
 struct BlurPass: RGB8InputKernel {
-    let kernel: GaussianKernel
+    /// `2·halfWidth + 1` weights, symmetric about the centre.
+    let weights: [Float]
     let size: Size
     let across: Bool
+
+    var halfWidth: Int { weights.count / 2 }
 
     var outputSize: Size { size }
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
 
     func inputRegions(for output: Rect) -> [Rect] {
-        let h = kernel.halfWidth
+        let h = halfWidth
         return [across
             ? Rect(x: output.x - h, y: output.y, width: output.width + 2 * h, height: output.height)
             : Rect(x: output.x, y: output.y - h, width: output.width, height: output.height + 2 * h)]
@@ -54,21 +57,21 @@ struct BlurPass: RGB8InputKernel {
     var acceptsRGB8Input: Bool { !across }
 
     func render(rgb8 view: RGB8RegionView, into target: RegionTarget) {
-        let r = target.rect, h = kernel.halfWidth, span = r.height + 2 * h
+        let r = target.rect, h = halfWidth, span = r.height + 2 * h
         // Rows past the top and bottom repeat the edge rows (the view holds only the image's).
         let rows = (0..<span).map { k in Optional(view.pointer(r.x, min(max(r.y - h + k, view.rect.y), view.rect.maxY - 1))) }
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: (span + 1) * (3 * 32 + 4) + h + 1)
         let window = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: span)
         defer { scratch.deallocate(); window.deallocate() }
-        kernel.weights.withUnsafeBufferPointer { all in
+        weights.withUnsafeBufferPointer { all in
             dr_blur_down_rgb8(rows, Int32(r.height), all.baseAddress! + h, Int32(h), Int32(r.width),
                               scratch, window, floats(target.pointer(r.x, r.y)), 4 * rowStride(target))
         }
     }
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
-        let view = inputs[0], r = target.rect, h = kernel.halfWidth
-        kernel.weights.withUnsafeBufferPointer { all in
+        let view = inputs[0], r = target.rect, h = halfWidth
+        weights.withUnsafeBufferPointer { all in
             let w = all.baseAddress! + h
             if across {
                 for y in r.y..<r.maxY {
