@@ -41,8 +41,11 @@ struct PercentileStretch: Sendable {
 
     /// The colour matrix for a measured image: `(c − lo) / (hi − lo)` per channel.
     func matrix(for statistics: ImageStatistics) -> ColorMatrix {
-        let ranges = perChannel ? (0..<3).map { range(of: statistics.histogram[$0]) }
-            : [(Double, Double)](repeating: range(of: statistics.luminanceHistogram), count: 3)
+        let ranges = perChannel ? (0..<3).map { c in
+            // At 0 % and 100 % the exact extremes, not their 1/255 bins.
+            let (lo, hi) = range(of: statistics.histogram[c])
+            return (low == 0 ? Double(statistics.minimum[c]) : lo, high == 100 ? Double(statistics.maximum[c]) : hi)
+        } : [(Double, Double)](repeating: range(of: statistics.luminanceHistogram), count: 3)
         var m = [Double](repeating: 0, count: 9), bias = [0.0, 0, 0]
         for c in 0..<3 {
             let (lo, hi) = ranges[c]

@@ -45,7 +45,7 @@ struct PixellateKernel: PixelKernel {
 
     /// The pixel whose colour output column (or row) `i` takes: its cell's centre, inside the image.
     func source(_ i: Int, centre c: Double, extent: Int) -> Int {
-        let cell = ((Double(i) + 0.5 - c) / scale).rounded()
+        let cell = ((Double(i) + 0.5 - c) / scale + 0.5).rounded(.down)
         return min(max(Int((c + cell * scale).rounded(.down)), 0), extent - 1)
     }
 
