@@ -16,6 +16,7 @@ public struct ClipFilter: RegionFilter {
             width, height, radius), polygon (points) or path (d: SVG path data), by fill_rule; the rest becomes outside \
             (transparent by default). feather softens the edge (a Gaussian of sigma feather/2).
             """,
+        counterpart: "CGContextClip / CGContextEOClip",
         parameters: [
             ParameterDescriptor("shape", .choice(ShapeName.allCases.map(\.rawValue)), "ellipse, rect, rounded_rect, polygon or path.",
                                 default: .choice("ellipse")),

@@ -15,6 +15,7 @@ public struct DrawFilter: RegionFilter {
             Paints shapes over the image in order: each {shape, its geometry keys, fill, stroke, \
             line_width (2), join, miter_limit, cap, dash, fill_rule, opacity, blend}.
             """,
+        counterpart: "CGContext paths (QuartzFun) / cairo fill and stroke",
         parameters: [
             ParameterDescriptor("shapes", .records(ShapeRecord.fields), "The shapes, painted in order.", required: true),
         ])

@@ -11,6 +11,7 @@ public struct FillPatternFilter: RegionFilter {
             Repeats a cell over the image: size [w, h] px with shapes as in draw (clipped to the \
             cell), or an image at its own size; offset [x, y] moves the pattern's phase; opacity, blend.
             """,
+        counterpart: "CGPatternCreate",
         parameters: [
             ParameterDescriptor("size", .point, "The cell's [width, height] in px (an image's own size when omitted)."),
             ParameterDescriptor("shapes", .records(ShapeRecord.fields), "The cell's shapes, in the cell's own coordinates."),

@@ -4,6 +4,7 @@ public struct FlipFilter: RegionFilter {
     public static let descriptor = FilterDescriptor(
         name: "flip", displayName: "Flip", categories: ["geometry"],
         description: "Mirrors the image: horizontal (left–right) or vertical (top–bottom). Exact, no resampling.",
+        counterpart: "CGContext flip (scale -1) / vips flip",
         parameters: [
             ParameterDescriptor("direction", .choice(["horizontal", "vertical"]), "horizontal or vertical.",
                                 default: .choice("horizontal")),

@@ -16,6 +16,7 @@ public struct NineSliceFilter: RegionFilter {
             px of the source) exact, stretching the edges one way and the centre both; \
             center: tile repeats the centre and the edges instead of stretching them.
             """,
+        counterpart: "resizableImageWithCapInsets",
         parameters: [
             ParameterDescriptor("width", .length, "Output width (px or % of the width).", default: .length(Length(100, percent: true)),
                                 min: 1, max: 100_000, slider: 1...400, identity: .length(Length(100, percent: true)), unit: "px"),

@@ -10,6 +10,7 @@ public struct PadFilter: RegionFilter {
             left each (px; % of the height for top and bottom, of the width for left and right). \
             A side given on its own overrides all.
             """,
+        counterpart: "PocketCoreImage's inset / vips embed",
         parameters: [
             ParameterDescriptor("all", .length, "Every side (px or %).", default: .length(Length(0)), min: 0, max: 100_000,
                                 slider: 0...100, identity: .length(Length(0)), unit: "px"),

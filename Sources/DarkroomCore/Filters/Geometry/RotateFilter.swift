@@ -10,6 +10,7 @@ public struct RotateFilter: RegionFilter {
             pixels); any other angle grows the canvas to hold the whole turned image, sampled \
             bilinearly, with background in the corners.
             """,
+        counterpart: "CGContextRotateCTM / vips rot",
         parameters: [
             ParameterDescriptor("angle", .angle, "Clockwise turn; write 90deg (a bare number is radians).",
                                 default: .number(.pi / 2), slider: -Double.pi...Double.pi, identity: .number(0), unit: "rad"),

@@ -10,6 +10,7 @@ public struct TileFilter: RegionFilter {
             columns × rows copies of the image side by side; mode: repeat (plain copies) or \
             mirror (every other copy flipped, seamless).
             """,
+        counterpart: "drawAsPatternInRect / vips replicate",
         parameters: [
             ParameterDescriptor("columns", .integer, "Copies across.", default: .number(2), min: 1, max: 1000, slider: 1...8,
                                 identity: .number(1)),
