@@ -126,6 +126,17 @@ final class DrawFilterTests: XCTestCase {
         XCTAssertNotEqual(fa[0].fill, fc[0].fill)
     }
 
+    /// A report's parameters paste back into a chain: path data is quoted, records braced.
+    func testReportedShapesPasteBackIntoAChain() throws {
+        let chain = #"draw shapes=[{shape=path, d="M 0 0 L 10 10, 0 10 Z", fill=random, dash=[3,1]}]"#
+        let first = try ChainSyntax.parse(chain, registry: .shipped).resolve(seed: 9)[0]
+        let written = "draw shapes=" + (first.parameters["shapes"]?.description ?? "")
+        let again = try ChainSyntax.parse(written, registry: .shipped).resolve(seed: 1)[0]
+        // The same text again (a random colour is written to 8 bits, so compare as written).
+        XCTAssertEqual(again.parameters["shapes"]?.description, first.parameters["shapes"]?.description)
+        XCTAssertEqual((again.filter as? DrawFilter)?.shapes.count, 1)
+    }
+
     /// Problems inside a shape name the shape and the key.
     func testErrorsSayWhereInsideTheShape() {
         func error(_ chain: String) -> String? {

@@ -68,7 +68,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .choice(let s): s
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
         case .file(let path): path
-        case .text(let s): s
+        // Quoted when it holds what the chain syntax splits on, so a report pastes back.
+        case .text(let s): s.contains(where: { " ,|[]{}".contains($0) }) ? "\"\(s)\"" : s
         case .records(let items): "[" + items.map(Self.recordText).joined(separator: ", ") + "]"
         case .record(let fields): Self.recordText(fields)
         }
