@@ -86,6 +86,12 @@ public struct CompiledChain: Sendable {
         return CompiledChain(stages: resolved)
     }
 
+    /// Whether a filter reads the chain's source (``KernelPlan/Source/chainSource``): the source
+    /// is then decoded whole, at full size.
+    public var readsChainSource: Bool {
+        stages.contains { if case .region(_, let filter) = $0 { filter.readsChainSource } else { false } }
+    }
+
     /// The output size for an input of `size`.
     public func outputSize(for size: Size) -> Size {
         stageSizes(for: size).last ?? size
@@ -94,7 +100,7 @@ public struct CompiledChain: Sendable {
     /// How much a loader may shrink a source of `source` before this chain (1, 2, 4 or 8): its
     /// first stage decides, when it is ``SourceShrinkable``.
     public func sourceShrinkFactor(for source: Size) -> Int {
-        guard case .region(_, let first as any SourceShrinkable)? = stages.first else { return 1 }
+        guard !readsChainSource, case .region(_, let first as any SourceShrinkable)? = stages.first else { return 1 }
         return first.sourceShrinkFactor(for: source)
     }
 
