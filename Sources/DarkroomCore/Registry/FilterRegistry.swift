@@ -24,6 +24,9 @@ public struct FilterRegistry: Sendable, Hashable {
     /// Every filter darkroom ships.
     public static let standard = FilterRegistry([
         ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self, PosterizeFilter.self,
+        ExposureFilter.self, MonochromeFilter.self, ColorMatrixFilter.self, GrayscaleFilter.self, PhotoEffectFilter.self,
+        ThresholdFilter.self, LevelsFilter.self, CurvesFilter.self, VibranceFilter.self, TemperatureTintFilter.self,
+        WhitePointFilter.self, ColorCubeFilter.self,
         ResizeFilter.self,
         CropFilter.self,
         TransformFilter.self,
@@ -32,6 +35,10 @@ public struct FilterRegistry: Sendable, Hashable {
         UnsharpMaskFilter.self,
         DropShadowFilter.self,
         OverlayImageFilter.self,
+        // Area, stylise and analysis filters of issue 14.
+        BoxBlurFilter.self, SharpenLuminanceFilter.self, MedianFilter.self, NoiseReductionFilter.self,
+        EmbossFilter.self, EdgesFilter.self, VignetteFilter.self, VignetteEffectFilter.self, PixellateFilter.self,
+        TrimFilter.self, NormaliseFilter.self, AutoLevelsFilter.self, EqualizeFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }

@@ -7,6 +7,7 @@ public struct OverlayImageFilter: RegionFilter {
         name: "overlay_image", displayName: "Overlay Image", categories: ["composite"],
         description: "Draws an image file (a watermark, a stamp) over the image at its natural size, "
             + "its top-left corner at position, with an opacity.",
+        counterpart: "CISourceOverCompositing / vips composite",
         parameters: [
             ParameterDescriptor("image", .image, "The image file to draw (PNG, JPEG, TIFF, WebP, HEIF or AVIF), relative to the config's folder.",
                                 required: true),
