@@ -13,7 +13,7 @@ final class FilterConformanceTests: XCTestCase {
     /// The shipped filters (the drawing ones and the analysis ones — trim, normalise,
     /// auto_levels, equalize — among them) and the test filters that exercise the open point
     /// contract.
-    static let registry = pointTestRegistry.adding(FilterRegistry.drawingFilters)
+    static let registry = pointTestRegistry.adding(FilterRegistry.drawingFilters + [MixWithSourceTestFilter.self])
 
     struct Sample {
         var text: String
