@@ -84,7 +84,9 @@ YAML
 
 : > "$work.rounds" 2>/dev/null || { mkdir -p "$(dirname "$work")"; : > "$work.rounds"; }
 for ((r = 1; r <= ROUNDS; r++)); do
-  plain=$(run 0 2); one=$(run 1 2); two=$(run 2 1); three=$(run 3 1)
+  # PAIRS_ONLY=1: the plain daemon and 1 node only (the overhead ratio, more rounds for the time).
+  plain=$(run 0 2); one=$(run 1 2); two=0; three=0
+  [[ ${PAIRS_ONLY:-0} == 1 ]] || { two=$(run 2 1); three=$(run 3 1); }
   echo "$plain $one $two $three" >> "$work.rounds"
   printf 'round %d: plain %s, 1 node %s, 2 nodes %s, 3 nodes %s files/s\n' "$r" "$plain" "$one" "$two" "$three" >&2
 done
@@ -101,8 +103,11 @@ printf '\n%d photos of 2725×2225 dropped at once → 720-px JPEG thumbnails, Q8
 printf '%-34s %9s %12s\n' setup "files/s" "÷ plain"
 printf '%-34s %9s %12s\n' "plain daemon, 2 workers" "$(median 1)" "1.00"
 printf '%-34s %9s %12s\n' "cluster, 1 node × 2 workers" "$(median 2)" "$(median 2 1)"
+awk '{ r = $2 / $1; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r } END { printf "  1 node ÷ plain, round by round: %.2f–%.2f\n", lo, hi }' "$work.rounds"
+if [[ ${PAIRS_ONLY:-0} != 1 ]]; then
 printf '%-34s %9s %12s\n' "cluster, 2 nodes × 1 worker" "$(median 3)" "$(median 3 1)"
 printf '%-34s %9s %12s\n' "cluster, 3 nodes × 1 worker" "$(median 4)" "$(median 4 1)"
+fi
 fi
 echo
 echo "claim/ack cycles (the workers' own statements), on this machine's PostgreSQL:"

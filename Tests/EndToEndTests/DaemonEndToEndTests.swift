@@ -127,7 +127,8 @@ final class DaemonEndToEndTests: XCTestCase {
         XCTAssertEqual(report["status"] as? String, "ok", "taken half-written? \(report["error"] ?? "")")
         let input = try XCTUnwrap(report["input"] as? [String: Any])
         XCTAssertEqual(input["bytes"] as? Int, png.count, "the report describes the whole file")
-        XCTAssertTrue(s.read("done/slow.png") == png, "the whole file is moved to done/")
+        // The report is written before the input is moved (the publish order): wait for the move.
+        XCTAssertTrue(eventually { s.read("done/slow.png") == png }, "the whole file is moved to done/")
         stop(daemon)
     }
 

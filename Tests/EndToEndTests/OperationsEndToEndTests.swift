@@ -33,9 +33,11 @@ final class OperationsEndToEndTests: XCTestCase {
 
     func testStatusShowsFilesInFlightThenSaysTheDaemonStopped() throws {
         let s = Scratch()
-        // A blur slow enough (in a debug build, seconds) for a file to be seen in flight.
+        // The first job is held once rendered, so it is in flight however fast the blur is (the
+        // C blur of issue 14 takes a fifth of a second, where the old one took seconds).
         s.writeConfig(config(s, chain: "[{gaussian_blur: {radius: 8}}]"))
-        let daemon = try start(s)
+        let barrier = Barrier(s, "rendered")
+        let daemon = try start(s, environment: barrier.environment)
         let picture = try picture(width: 400, height: 300, format: .png)
         for name in ["a.png", "b.png", "c.png"] { s.writeAndRename("inbox/" + name, picture) }
 
@@ -52,6 +54,7 @@ final class OperationsEndToEndTests: XCTestCase {
         XCTAssertTrue(["a.png", "b.png", "c.png"].map { s.path("inbox/" + $0) }.contains(path), path)
         XCTAssertEqual(seen?["running"] as? Bool, true)
         XCTAssertEqual(seen?["pid"] as? Int, Int(daemon.process.processIdentifier))
+        barrier.release()
 
         let text = try darkroom(["status", "--config", s.path("config.yaml")])
         XCTAssertEqual(text.status, 0, text.stderr)
