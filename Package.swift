@@ -66,14 +66,15 @@ let package = Package(
 
         // Helpers every test target shares (temporary folders, reference tools, PSNR).
         .target(name: "DarkroomTestSupport", dependencies: ["DarkroomCore"], path: "Tests/DarkroomTestSupport"),
-        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
+        // DarkroomDrawing: the conformance suite holds the drawing filters to the contract too.
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         .testTarget(
             name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
-        .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomCodecs", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore", "DarkroomTestSupport"]),
-        .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
     ],

@@ -49,7 +49,7 @@ public struct FilterInvocation: Sendable, Hashable {
         for p in descriptor.parameters where !resolved.has(p.name) {
             if let d = p.defaultValue { resolved.append(p.name, d, random: false) }
         }
-        for p in descriptor.parameters where p.kind == .image || p.kind == .dataFile {
+        for p in descriptor.parameters where p.kind.isFile {
             do { try resolved.load(p.name, kind: p.kind, from: assets) } catch {
                 throw ParameterError("\(name).\(p.name): \(error.message)")
             }

@@ -10,6 +10,8 @@ public enum ParameterKind: Sendable, Hashable {
     case length
     /// A position or offset `[x, y]`, each a length; also `center`.
     case point
+    /// A rectangle `[x, y, width, height]`, each a length (px or %). Parsed into `.lengths`.
+    case rect
     /// `true` or `false`.
     case boolean
     /// `#rrggbb`, `#rrggbbaa`, `[r, g, b, a]` in 0…1, a CSS name, or `random`.
@@ -28,6 +30,10 @@ public enum ParameterKind: Sendable, Hashable {
     /// A data file (a `.cube` LUT, a font): a path, relative to the config's folder; the filter
     /// receives its bytes as a ``DataAsset``.
     case dataFile
+    /// An image file or an SVG document (a logo): a path, relative to the config's folder. The
+    /// filter receives pixels (``GraphicAsset/image(_:)``) or, for an SVG, its bytes, which a
+    /// drawing module renders at the size it is drawn (``GraphicAsset/svg(_:)``).
+    case graphic
 
     /// The name used in help text and `darkroom filters --json`.
     public var name: String {
@@ -37,6 +43,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .angle: "angle"
         case .length: "length"
         case .point: "point"
+        case .rect: "rect"
         case .boolean: "boolean"
         case .color: "color"
         case .choice: "choice"
@@ -44,6 +51,15 @@ public enum ParameterKind: Sendable, Hashable {
         case .matrix: "matrix"
         case .image: "image"
         case .dataFile: "file"
+        case .graphic: "graphic"
+        }
+    }
+
+    /// Kinds that name a file, loaded through the chain's ``AssetResolver``.
+    public var isFile: Bool {
+        switch self {
+        case .image, .dataFile, .graphic: true
+        default: false
         }
     }
 

@@ -50,6 +50,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case color(RGBA)
     case choice(String)
     case numbers([Double])
+    /// Lengths in order (a rectangle's x, y, width, height).
+    case lengths([Length])
     /// A file's path (image and data-file parameters); absolute once a config resolved it.
     case file(String)
 
@@ -62,6 +64,7 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .color(let c): c.description
         case .choice(let s): s
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
+        case .lengths(let v): "[" + v.map(\.description).joined(separator: ", ") + "]"
         case .file(let path): path
         }
     }

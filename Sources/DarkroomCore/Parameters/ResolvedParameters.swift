@@ -52,6 +52,10 @@ public struct ResolvedParameters: Sendable, Hashable {
         if case .choice(let v)? = self[name] { return v }
         return nil
     }
+    public func lengths(_ name: String) -> [Length]? {
+        if case .lengths(let v)? = self[name] { return v }
+        return nil
+    }
     public func numbers(_ name: String) -> [Double]? {
         if case .numbers(let v)? = self[name] { return v }
         return nil
@@ -63,6 +67,11 @@ public struct ResolvedParameters: Sendable, Hashable {
         switch kind {
         case .image: images[name] = try assets.image(at: path)
         case .dataFile: data[name] = try assets.data(at: path)
+        case .graphic:
+            switch try assets.graphic(at: path) {
+            case .image(let image): images[name] = image
+            case .svg(let document): data[name] = document
+            }
         default: break
         }
     }

@@ -21,7 +21,7 @@ public struct FilterRegistry: Sendable, Hashable {
         for f in filters { h.combine(ObjectIdentifier(f)) }
     }
 
-    /// Every filter darkroom ships.
+    /// The core's filters (the drawing module adds its own: `FilterRegistry.shipped`).
     public static let standard = FilterRegistry([
         ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self, PosterizeFilter.self,
         ResizeFilter.self,
@@ -31,7 +31,6 @@ public struct FilterRegistry: Sendable, Hashable {
         ConvolveFilter.self,
         UnsharpMaskFilter.self,
         DropShadowFilter.self,
-        OverlayImageFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }

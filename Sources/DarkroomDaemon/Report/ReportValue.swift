@@ -20,6 +20,7 @@ public enum ReportValue: Codable, Sendable, Equatable {
         case .color(let c): self = .string(c.description)
         case .choice(let s), .file(let s): self = .string(s)
         case .numbers(let v): self = .array(v.map(ReportValue.number))
+        case .lengths(let v): self = .array(v.map(ReportValue.init))
         }
     }
 

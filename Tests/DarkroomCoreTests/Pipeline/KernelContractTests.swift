@@ -16,8 +16,14 @@ final class KernelContractTests: XCTestCase {
         "crop": ["x=3 y=5 width=20 height=11", "width=50% height=30% gravity=south_east"],
         "drop_shadow": ["offset=[-5,3] blur=6 canvas=grow", "offset=[40%,-20%] blur=2"],
         "gaussian_blur": ["radius=0.7", "radius=6"],
-        "overlay_image": ["image=stamp.png position=[3,4] opacity=0.7", "image=grey.png position=[-4,-5]",
-                          "image=wide.png position=[50%,90%] opacity=random"],
+        "overlay_image": ["image=stamp.png at=[3,4] opacity=0.7", "image=grey.png at=[-4,-5]",
+                          "image=wide.png at=[50%,90%] opacity=random", "image=stamp.png gravity=south_east margin=2 blend=multiply",
+                          "image=stamp.png rect=[2,3,50%,40%] fit=cover", "image=stamp.png width=20 blend=source_in",
+                          "image=stamp.png tile=true tile_mode=mirror offset=[5,-3]", "image=wide.png tile=true width=13 offset=[2,2]",
+                          "image=logo.svg gravity=center width=60%", "image=logo.svg tile=true height=9 blend=xor"],
+        "blend": ["color=#3366cc80 mode=overlay", "color=random mode=hue opacity=random", "color=#ff000040 mode=source_in",
+                  "image=stamp.png mode=difference fit=stretch", "image=logo.svg fit=inside mode=destination_atop",
+                  "image=grey.png mode=luminosity fit=cover opacity=0.5"],
     ]
 
     /// Parameters held small in the all-random sample: a shadow blurred by sigma 100 grows a

@@ -21,7 +21,15 @@ struct TestAssets: AssetResolver {
         return image
     }
 
+    /// An SVG logo (a red disc and a blue bar, 40×30), for filters that take a graphic.
+    static let svg = DataAsset(identity: AssetIdentity(path: "logo.svg", sha256: String(repeating: "1", count: 64)), bytes: Array("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="40" height="30" viewBox="0 0 40 30">
+          <circle cx="15" cy="15" r="12" fill="#d02020"/><rect x="22" y="4" width="14" height="22" fill="#2040d0" fill-opacity="0.6"/>
+        </svg>
+        """.utf8))
+
     func data(at path: String) throws(ParameterError) -> DataAsset {
-        throw ParameterError("\(path): no such file")
+        guard path == Self.svg.identity.path else { throw ParameterError("\(path): no such file") }
+        return Self.svg
     }
 }
