@@ -34,6 +34,12 @@ public enum ParameterKind: Sendable, Hashable {
     /// filter receives pixels (``GraphicAsset/image(_:)``) or, for an SVG, its bytes, which a
     /// drawing module renders at the size it is drawn (``GraphicAsset/svg(_:)``).
     case graphic
+    /// A list of records (a `draw`'s shapes, a gradient's stops): each a mapping whose keys are
+    /// the given parameters, checked, defaulted and drawn at random like a filter's own.
+    /// Fields may not be files, records or lists of records.
+    case records([ParameterDescriptor])
+    /// One record (a `group`'s shadow), as in ``records(_:)``.
+    case record([ParameterDescriptor])
 
     /// The name used in help text and `darkroom filters --json`.
     public var name: String {
@@ -52,6 +58,8 @@ public enum ParameterKind: Sendable, Hashable {
         case .image: "image"
         case .dataFile: "file"
         case .graphic: "graphic"
+        case .records: "records"
+        case .record: "record"
         }
     }
 
@@ -60,6 +68,14 @@ public enum ParameterKind: Sendable, Hashable {
         switch self {
         case .image, .dataFile, .graphic: true
         default: false
+        }
+    }
+
+    /// The fields of a record kind, else nil.
+    public var fields: [ParameterDescriptor]? {
+        switch self {
+        case .records(let f), .record(let f): f
+        default: nil
         }
     }
 

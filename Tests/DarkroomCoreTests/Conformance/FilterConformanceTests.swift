@@ -10,9 +10,9 @@ import XCTest
 /// with every slider drawn at random (fixed seeds, so a failure reproduces). Every check runs the
 /// filter through the streaming pipeline, as jobs do.
 final class FilterConformanceTests: XCTestCase {
-    /// The shipped filters (the core's and the drawing module's), the test filters that
-    /// exercise the open point contract, and a trim written against the analysis contract.
-    static let registry = pointTestRegistry.adding([TrimTestFilter.self]).adding(FilterRegistry.drawingFilters)
+    /// The shipped filters (the drawing ones included), the test filters that exercise the open
+    /// point contract, and a trim written against the analysis contract.
+    static let registry = pointTestRegistry.adding(FilterRegistry.drawingFilters + [TrimTestFilter.self])
 
     struct Sample {
         var text: String

@@ -1,8 +1,9 @@
+import DarkroomDrawing
 import XCTest
 @testable import DarkroomCore
 
 /// The contract every region filter's kernels keep (see ``PixelKernel``), checked for every
-/// filter in the registry with random parameters, random sizes and random rectangles, so a new
+/// shipped filter (the drawing ones included) with random parameters, random sizes and random rectangles, so a new
 /// filter is covered the day it is registered.
 final class KernelContractTests: XCTestCase {
     /// Parameters a filter cannot be built without; every other parameter with a slider range
@@ -42,10 +43,10 @@ final class KernelContractTests: XCTestCase {
     /// random draw of 0 where 0 is not allowed; every filter must still have some).
     func regionFilters(seed: UInt64) throws -> [(String, any RegionFilter)] {
         var out = [(String, any RegionFilter)]()
-        for type in FilterRegistry.standard.filters where !(type is any PointFilter.Type) {
+        for type in FilterRegistry.shipped.filters where !(type is any PointFilter.Type) {
             var built = 0
             for text in Self.samples(for: type.descriptor) {
-                guard let resolved = try? ChainSyntax.parse(text, assets: TestAssets()).resolve(seed: seed), resolved.count == 1,
+                guard let resolved = try? ChainSyntax.parse(text, registry: .shipped, assets: TestAssets()).resolve(seed: seed), resolved.count == 1,
                       let filter = resolved[0].filter as? any RegionFilter else { continue }
                 out.append((text, filter))
                 built += 1
