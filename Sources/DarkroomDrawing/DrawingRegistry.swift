@@ -6,6 +6,8 @@ extension FilterRegistry {
     public static let drawingFilters: [any Filter.Type] = [
         OverlayImageFilter.self,
         BlendFilter.self,
+        LinearGradientFilter.self,
+        RadialGradientFilter.self,
     ]
 
     /// Every filter darkroom ships: ``standard`` and the drawing filters. The daemon and the CLI

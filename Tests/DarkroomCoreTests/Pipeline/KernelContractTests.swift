@@ -25,6 +25,11 @@ final class KernelContractTests: XCTestCase {
         "blend": ["color=#3366cc80 mode=overlay", "color=random mode=hue opacity=random", "color=#ff000040 mode=source_in",
                   "image=stamp.png mode=difference fit=stretch", "image=logo.svg fit=inside mode=destination_atop",
                   "image=grey.png mode=luminosity fit=cover opacity=0.5"],
+        "linear_gradient": ["stops=[{at=0, color=red}, {at=1, color=#0000ff80}] start=[10%,20%] end=[90%,70%] extend=reflect",
+                            "stops=[{at=0.2, color=random}, {at=0.8, color=white}] blend=multiply opacity=0.7 extend=none",
+                            "stops=[{at=0, color=white}] blend=source_in"],
+        "radial_gradient": ["stops=[{at=0, color=yellow}, {at=1, color=#00000000}] radius1=40% focus=[30%,30%]",
+                            "radius0=3 radius1=12 extend=repeat blend=screen", "radius1=0 blend=destination_in"],
     ]
 
     /// Parameters held small in the all-random sample: a shadow blurred by sigma 100 grows a
