@@ -8,6 +8,7 @@ extension FilterRegistry {
         BlendFilter.self,
         LinearGradientFilter.self,
         RadialGradientFilter.self,
+        DrawTextFilter.self,
     ]
 
     /// Every filter darkroom ships: ``standard`` and the drawing filters. The daemon and the CLI

@@ -45,6 +45,12 @@ public struct DescribedParameters: Sendable {
         return v
     }
 
+    /// A text parameter with its placeholders filled from the job's ``InputFacts``.
+    public func text(_ name: String) -> String {
+        guard case .text(let v) = self[name] else { preconditionFailure(kindError(name, "a text")) }
+        return values.facts.fill(v)
+    }
+
     public func bool(_ name: String) -> Bool {
         guard case .bool(let v) = self[name] else { preconditionFailure(kindError(name, "a boolean")) }
         return v

@@ -12,6 +12,8 @@ public enum ParameterKind: Sendable, Hashable {
     case point
     /// A rectangle `[x, y, width, height]`, each a length (px or %). Parsed into `.lengths`.
     case rect
+    /// Free text (a caption); `{placeholders}` name ``InputFacts`` and are filled per file.
+    case text
     /// `true` or `false`.
     case boolean
     /// `#rrggbb`, `#rrggbbaa`, `[r, g, b, a]` in 0…1, a CSS name, or `random`.
@@ -50,6 +52,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .length: "length"
         case .point: "point"
         case .rect: "rect"
+        case .text: "text"
         case .boolean: "boolean"
         case .color: "color"
         case .choice: "choice"

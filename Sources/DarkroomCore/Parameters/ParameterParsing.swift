@@ -42,6 +42,7 @@ extension ParameterDescriptor {
         case .length: return "expected a length in px or %\(range)"
         case .point: return "expected a point [x, y] in px or %, or center, top_left, top_right, bottom_left, bottom_right"
         case .rect: return "expected a rectangle [x, y, width, height], each in px or %"
+        case .text: return "expected a text (quote one that starts with a placeholder: \"{stem}\")"
         case .boolean: return "expected true or false"
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
@@ -123,6 +124,10 @@ extension ParameterDescriptor {
             }
             guard lengths.count == 4, lengths[2].value >= 0, lengths[3].value >= 0 else { throw fail(raw) }
             return .lengths(lengths)
+        case .text:
+            guard case .scalar(let s) = raw else { throw fail(raw) }
+            try InputFacts.check(s)
+            return .text(s)
         case .boolean:
             guard case .scalar(let s) = raw else { throw fail(raw) }
             switch s.trimmed.lowercased() {

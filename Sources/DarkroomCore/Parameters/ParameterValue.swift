@@ -52,6 +52,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case numbers([Double])
     /// Lengths in order (a rectangle's x, y, width, height).
     case lengths([Length])
+    /// Free text, placeholders unfilled (`© {exif.Artist}`).
+    case text(String)
     /// A file's path (image and data-file parameters); absolute once a config resolved it.
     case file(String)
     /// Records (shapes, gradient stops), each with its fields checked, drawn and defaulted.
@@ -69,6 +71,7 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
         case .lengths(let v): "[" + v.map(\.description).joined(separator: ", ") + "]"
         case .file(let path): path
+        case .text(let s): s
         case .records(let items): "[" + items.map(Self.recordText).joined(separator: ", ") + "]"
         case .record(let fields): Self.recordText(fields)
         }

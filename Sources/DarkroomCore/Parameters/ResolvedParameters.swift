@@ -24,6 +24,9 @@ public struct ResolvedParameters: Sendable, Hashable {
     /// value's identity: the path in ``entries`` is.
     public private(set) var images: [String: any ImageAsset] = [:]
     public private(set) var data: [String: DataAsset] = [:]
+    /// The job's input, for text parameters' placeholders (``DescribedParameters/text(_:)``).
+    /// Not part of the value's identity: the text as written is.
+    public var facts = InputFacts()
 
     /// Every file the parameters name, for the report.
     public var assets: [AssetIdentity] {

@@ -30,23 +30,23 @@ enum Placement: Sendable {
     }
 
     /// The placement parameters (`gravity`, `margin`, `at`) as a filter's descriptor declares them.
-    static func parameters(what: String) -> [ParameterDescriptor] {
+    static func parameters(what: String, gravity: Gravity = .north_west, margin: Length = Length(0)) -> [ParameterDescriptor] {
         [
             ParameterDescriptor("gravity", .choice(Gravity.allCases.map(\.rawValue)),
-                                "Where \(what) is anchored: a compass point or center (north_west when nothing else places it)."),
+                                "Where \(what) is anchored: a compass point or center (\(gravity.rawValue) when nothing else places it)."),
             ParameterDescriptor("margin", .length, "Distance from the edges it is anchored to, in px or % of the image's width (across) and height (down).",
-                                default: .length(Length(0)), min: 0, slider: 0...100, unit: "px"),
+                                default: .length(margin), min: 0, slider: 0...100, unit: "px"),
             ParameterDescriptor("at", .point, "Its top-left corner, in px or % of the image's size (instead of gravity).", unit: "px"),
         ]
     }
 
-    /// The placement the parameters give: `at`, else `gravity` (north_west) with `margin`.
-    static func read(_ p: DescribedParameters) throws(ParameterError) -> Placement {
+    /// The placement the parameters give: `at`, else `gravity` (`otherwise` if not given) with `margin`.
+    static func read(_ p: DescribedParameters, otherwise: Gravity = .north_west) throws(ParameterError) -> Placement {
         if let at = p.values.point("at") {
             guard p.values.choice("gravity") == nil else { throw ParameterError("give at or gravity, not both") }
             return .at(at.0, at.1)
         }
-        let gravity = p.values.choice("gravity").flatMap(Gravity.init(rawValue:)) ?? .north_west
+        let gravity = p.values.choice("gravity").flatMap(Gravity.init(rawValue:)) ?? otherwise
         return .gravity(gravity, margin: p.length("margin"))
     }
 }

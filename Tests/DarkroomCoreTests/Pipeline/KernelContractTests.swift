@@ -30,6 +30,9 @@ final class KernelContractTests: XCTestCase {
                             "stops=[{at=0, color=white}] blend=source_in"],
         "radial_gradient": ["stops=[{at=0, color=yellow}, {at=1, color=#00000000}] radius1=40% focus=[30%,30%]",
                             "radius0=3 radius1=12 extend=repeat blend=screen", "radius1=0 blend=destination_in"],
+        "draw_text": ["text=Hello size=12 at=[2,3]", "text=\"Ag {stem}\" size=30% gravity=center stroke=black stroke_width=2 color=#ffcc00",
+                      "text=\"a long line that wraps\" max_width=50% background=#00000080 padding=3 align=center blend=difference",
+                      "text=x size=9 gravity=south_west margin=1 opacity=random blend=destination_out"],
     ]
 
     /// Parameters held small in the all-random sample: a shadow blurred by sigma 100 grows a
