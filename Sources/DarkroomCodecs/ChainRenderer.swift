@@ -10,8 +10,10 @@ import DarkroomCore
 public enum ChainRenderer {
     /// What a render produced.
     public struct Output: Sendable {
-        /// The encoded file.
+        /// The encoded file; empty when it was written into `options.destination`.
         public var bytes: [UInt8]
+        /// The encoded file's length in bytes, wherever it is.
+        public var byteCount: Int
         public var size: Size
         public var stats: RenderStats
         /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
@@ -97,6 +99,13 @@ public enum ChainRenderer {
     public static func render(_ input: [UInt8], plan: Plan, options: EncodeOptions, limits: DecodeLimits,
                               executor: StripExecutor = StripExecutor(),
                               deadline: Deadline? = nil) throws(CodecError) -> Output {
+        try render(ImageInput(input), plan: plan, options: options, limits: limits, executor: executor, deadline: deadline)
+    }
+
+    /// The same from an input that may be read in place (a TIFF).
+    public static func render(_ input: ImageInput, plan: Plan, options: EncodeOptions, limits: DecodeLimits,
+                              executor: StripExecutor = StripExecutor(),
+                              deadline: Deadline? = nil) throws(CodecError) -> Output {
         let color = plan.color
         func decoder(crop: Rect?) throws(CodecError) -> ImageDecoder {
             try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: plan.shrink, crop: crop, deadline: deadline,
@@ -131,8 +140,9 @@ public enum ChainRenderer {
         options.convertedToSRGB = options.convertedToSRGB || decoder.convertsColor
         var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
         let stats = try rendering { try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline) }
-        let bytes = try encoder.finish()
-        return Output(bytes: bytes, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
+        let bytes = encoder.writesToDestination ? [] : try encoder.finish()
+        let byteCount = encoder.writesToDestination ? try encoder.finishFile() : bytes.count
+        return Output(bytes: bytes, byteCount: byteCount, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
                       cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([decoder.warning, color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
                       colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil)

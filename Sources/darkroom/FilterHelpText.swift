@@ -9,7 +9,8 @@ enum FilterHelpText {
         for category in groups.keys.sorted() {
             lines.append("\(category.uppercased())")
             for d in groups[category]!.sorted(by: { $0.name < $1.name }) {
-                lines.append("  \(d.name) — \(d.displayName). \(d.description)")
+                let counterpart = d.counterpart.map { " (\($0))" } ?? ""
+                lines.append("  \(d.name) — \(d.displayName)\(counterpart). \(d.description)")
                 for p in d.parameters { lines += parameterLines(p, indent: "      ") }
             }
             lines.append("")

@@ -80,12 +80,13 @@ final class CommandLineTests: XCTestCase {
         let intensity = try XCTUnwrap((sepia["parameters"] as? [[String: Any]])?.first)
         XCTAssertEqual(intensity["default"] as? Double, 1)
         XCTAssertEqual(intensity["slider_maximum"] as? Double, 1)
+        XCTAssertEqual(sepia["counterpart"] as? String, "CISepiaTone", "users find the familiar definition")
     }
 
     func testFiltersByCategory() throws {
         let color = try darkroom(["filters", "--category", "color"])
         XCTAssertEqual(color.status, 0)
-        XCTAssertTrue(color.stdout.contains("sepia"))
+        XCTAssertTrue(color.stdout.contains("sepia — Sepia Tone (CISepiaTone)."), color.stdout)
         XCTAssertFalse(color.stdout.contains("resize"))
         let unknown = try darkroom(["filters", "--category", "colour"])
         XCTAssertNotEqual(unknown.status, 0)

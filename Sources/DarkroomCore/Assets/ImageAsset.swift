@@ -58,6 +58,9 @@ public protocol AssetResolver: Sendable {
     func data(at path: String) throws(ParameterError) -> DataAsset
     /// The image file or SVG document at `path` (absolute); see ``GraphicAsset``.
     func graphic(at path: String) throws(ParameterError) -> GraphicAsset
+    /// The same files, refused when larger than a config's `limits:` (`max_pixels`,
+    /// `max_file_bytes`); the config reader switches to it once it has read them.
+    func limited(maxPixels: Int, maxFileBytes: Int) -> any AssetResolver
 }
 
 /// What a graphic parameter names: an image, decoded like any other, or an SVG document, kept
@@ -98,6 +101,11 @@ extension AssetResolver {
             throw error
         }
     }
+}
+
+extension AssetResolver {
+    /// A resolver without limits of its own ignores them.
+    public func limited(maxPixels: Int, maxFileBytes: Int) -> any AssetResolver { self }
 }
 
 /// The resolver of a program that has no asset store: every file parameter is refused.

@@ -102,6 +102,11 @@ extension ParameterDescriptor {
             return .color(RGBA(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng),
                                Double.random(in: 0...1, using: &rng)))
         }
+        if kind == .length && sliderMinimum == nil {
+            // A length with no slider is drawn as a share of the image (at least 1 % when it
+            // must be positive), so a random crop or offset fits any image.
+            return .length(Length(Double.random(in: (minimum ?? 0) > 0 ? 1...100 : 0...100, using: &rng), percent: true))
+        }
         let range = randomRange ?? 0...1
         var v = Double.random(in: range, using: &rng)
         if kind == .integer { v = v.rounded().clamped(to: range) }

@@ -7,15 +7,19 @@ public struct FilterDescriptor: Sendable, Hashable {
     /// Categories for listing, e.g. "color", "blur", "geometry", "composite".
     public var categories: [String]
     public var description: String
+    /// The Core Image, libvips or Core Graphics operation this filter follows, so users find the
+    /// familiar definition (`CIExposureAdjust`, `vips conv`); shown by `darkroom filters`.
+    public var counterpart: String?
     /// Parameters in the order help text shows them.
     public var parameters: [ParameterDescriptor]
 
     public init(name: String, displayName: String, categories: [String], description: String,
-                parameters: [ParameterDescriptor] = []) {
+                counterpart: String? = nil, parameters: [ParameterDescriptor] = []) {
         self.name = name
         self.displayName = displayName
         self.categories = categories
         self.description = description
+        self.counterpart = counterpart
         self.parameters = parameters
     }
 
@@ -27,6 +31,6 @@ public struct FilterDescriptor: Sendable, Hashable {
 /// JSON form for `darkroom filters --json`; field names are snake_case and stable.
 extension FilterDescriptor: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, displayName = "display_name", categories, description, parameters
+        case name, displayName = "display_name", categories, description, counterpart, parameters
     }
 }

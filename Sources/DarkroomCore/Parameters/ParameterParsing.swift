@@ -2,7 +2,8 @@ import Foundation
 
 extension ParameterDescriptor {
     /// Checks a user-written value against this parameter and returns it parsed.
-    /// `random` is accepted for numeric kinds that have a range to draw from.
+    /// `random` is accepted for numeric kinds that have a range to draw from (lengths always:
+    /// without a slider they are drawn as a share of the image) and for colours.
     public func parse(_ raw: RawValue) throws(ParameterError) -> Argument {
         switch kind {
         case .records(let fields):
@@ -22,7 +23,7 @@ extension ParameterDescriptor {
             guard kind.isNumeric || kind == .color else {
                 throw ParameterError("\(expectation), got \"random\" (random is for numbers and colours)")
             }
-            guard kind == .color || randomRange != nil else {
+            guard kind == .color || kind == .length || randomRange != nil else {
                 throw ParameterError("\(expectation), got \"random\" (this parameter has no range to draw from)")
             }
             return .random

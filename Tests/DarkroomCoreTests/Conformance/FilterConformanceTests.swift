@@ -62,6 +62,33 @@ final class FilterConformanceTests: XCTestCase {
         return (out, stats, pipeline)
     }
 
+    /// `darkroom filters` points users at the definition they know: every shipped core filter
+    /// names its Core Image, libvips or Core Graphics counterpart.
+    func testEveryStandardFilterNamesItsCounterpart() {
+        for d in FilterRegistry.standard.descriptors {
+            XCTAssertFalse((d.counterpart ?? "").isEmpty, "\(d.name) names no counterpart (FilterDescriptor.counterpart)")
+        }
+    }
+
+    /// `random` works for every numeric and colour parameter of every filter, and a drawn value
+    /// lies inside the parameter's hard limits (a draw the config would refuse is a bug).
+    func testRandomWorksForEveryNumericAndColourParameter() throws {
+        var rng = SeededGenerator(seed: 21)
+        for d in Self.registry.descriptors {
+            for p in d.parameters where p.kind.isNumeric || p.kind == .color {
+                XCTAssertEqual(try? p.parse(.scalar("random")), .random, "\(d.name).\(p.name) refuses random")
+                for _ in 0..<20 {
+                    let value = p.draw(using: &rng)
+                    let raw: RawValue = switch value {
+                    case .color(let c): .list([c.r, c.g, c.b, c.a].map { .scalar(String($0)) })
+                    default: .scalar(value.description)
+                    }
+                    XCTAssertNoThrow(try p.parse(raw), "\(d.name).\(p.name) drew \(value), which it refuses")
+                }
+            }
+        }
+    }
+
     /// Identity values (every parameter that declares one, at it) give the input back within
     /// 1/255, even when the compiler does not drop the filter.
     func testIdentityValuesGiveTheInputBack() throws {
@@ -100,12 +127,12 @@ final class FilterConformanceTests: XCTestCase {
     /// Every pixel outside the region a rectangle declares is NaN: a read of one would show.
     func testOnlyTheDeclaredInputRegionIsRead() throws {
         var rng = SeededGenerator(seed: 99)
-        for sample in samples(seed: 3) {
-            let size = Size(width: Int.random(in: 19...41, using: &rng), height: Int.random(in: 13...33, using: &rng))
+        for sample in samples(seed: 3) + samples(seed: 4) {
+            let size = Size(width: Int.random(in: 19...61, using: &rng), height: Int.random(in: 13...47, using: &rng))
             let input = KernelContractTests.input(size.width, size.height)
             let whole = try render(sample, input).image
             guard whole.width > 0, whole.height > 0 else { continue }
-            for _ in 0..<2 {
+            for _ in 0..<3 {
                 let x = Int.random(in: 0..<whole.width, using: &rng), y = Int.random(in: 0..<whole.height, using: &rng)
                 let rect = Rect(x: x, y: y, width: Int.random(in: 1...(whole.width - x), using: &rng),
                                 height: Int.random(in: 1...(whole.height - y), using: &rng))

@@ -4,11 +4,13 @@ public struct ConvolveFilter: RegionFilter {
         name: "convolve", displayName: "Convolve", categories: ["blur", "sharpen"],
         description: "Convolves with an odd square kernel like vips conv: (Σ k·p) / scale + offset on every channel, "
             + "edges extended. Example: kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] sharpens.",
+        counterpart: "vips conv",
         parameters: [
             ParameterDescriptor("kernel", .matrix,
                                 "The odd square matrix, as rows [[a, b, c], [d, e, f], [g, h, i]] or a flat list of n² numbers.",
                                 required: true),
-            ParameterDescriptor("scale", .scalar, "Divisor of the weighted sum; default the sum of the kernel, or 1 if that is 0."),
+            ParameterDescriptor("scale", .scalar, "Divisor of the weighted sum; default the sum of the kernel, or 1 if that is 0.",
+                                slider: 1...16),
             ParameterDescriptor("offset", .scalar, "Added after dividing, in channel units (1 = full range).",
                                 default: .number(0), slider: -1...1, identity: .number(0)),
         ])

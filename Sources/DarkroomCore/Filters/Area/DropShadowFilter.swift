@@ -9,6 +9,7 @@ public struct DropShadowFilter: RegionFilter {
         name: "drop_shadow", displayName: "Drop Shadow", categories: ["composite", "stylize"],
         description: "Casts the image's shadow: its alpha tinted with the colour, offset, blurred (sigma = blur) "
             + "and drawn under the image. canvas=grow enlarges the canvas so the whole shadow fits.",
+        counterpart: "CGContextSetShadow",
         parameters: [
             ParameterDescriptor("offset", .point, "Where the shadow falls, x right and y down, in px or % of the size.",
                                 default: .point(Length(-25), Length(15)), unit: "px"),

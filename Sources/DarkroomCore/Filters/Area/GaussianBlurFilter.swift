@@ -8,6 +8,7 @@ public struct GaussianBlurFilter: RegionFilter {
         name: "gaussian_blur", displayName: "Gaussian Blur", categories: ["blur"],
         description: "Blurs with a Gaussian whose standard deviation (sigma) is the radius, as in Core Image; "
             + "the kernel is cut where it falls below 1/1000 of its peak (about 3.7 sigma); edges are extended.",
+        counterpart: "CIGaussianBlur / vips gaussblur",
         parameters: [
             ParameterDescriptor("radius", .scalar, "Standard deviation of the Gaussian in pixels (sigma = radius).",
                                 default: .number(10), min: 0, max: GaussianBlur.maximumSigma, slider: 0...100, identity: .number(0), unit: "px"),

@@ -10,6 +10,7 @@ public struct UnsharpMaskFilter: RegionFilter {
         name: "unsharp_mask", displayName: "Unsharp Mask", categories: ["sharpen"],
         description: "Sharpens edges by adding back the difference between the image and a Gaussian blur of it "
             + "(sigma = radius), times the intensity.",
+        counterpart: "CIUnsharpMask / vips sharpen",
         parameters: [
             ParameterDescriptor("radius", .scalar, "Standard deviation of the blur in pixels (sigma = radius).",
                                 default: .number(2.5), min: 0, max: GaussianBlur.maximumSigma, slider: 0...100,

@@ -6,6 +6,7 @@ public struct ColorControlsFilter: PointFilter {
     public static let descriptor = FilterDescriptor(
         name: "color_controls", displayName: "Color Controls", categories: ["color"],
         description: "Adjusts saturation, brightness and contrast.",
+        counterpart: "CIColorControls",
         parameters: [
             ParameterDescriptor("saturation", .scalar, "0 is grey, 1 unchanged, 2 doubly saturated.",
                                 default: .number(1), min: 0, slider: 0...2, identity: .number(1)),

@@ -5,6 +5,7 @@ public struct HueFilter: PointFilter {
     public static let descriptor = FilterDescriptor(
         name: "hue", displayName: "Hue Adjust", categories: ["color"],
         description: "Rotates hues by an angle about the grey axis.",
+        counterpart: "CIHueAdjust",
         parameters: [
             ParameterDescriptor("angle", .angle, "Rotation; radians, or degrees with a deg suffix.",
                                 default: .number(0), slider: -Double.pi...Double.pi, identity: .number(0), unit: "rad"),

@@ -2,7 +2,8 @@
 public struct InvertFilter: PointFilter {
     public static let descriptor = FilterDescriptor(
         name: "invert", displayName: "Color Invert", categories: ["color"],
-        description: "Inverts the colours (a negative); transparency is kept.")
+        description: "Inverts the colours (a negative); transparency is kept.",
+        counterpart: "CIColorInvert")
 
     public init(parameters: ResolvedParameters) {}
 

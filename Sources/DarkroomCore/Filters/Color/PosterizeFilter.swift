@@ -5,6 +5,7 @@ public struct PosterizeFilter: PointFilter {
     public static let descriptor = FilterDescriptor(
         name: "posterize", displayName: "Color Posterize", categories: ["color", "stylize"],
         description: "Reduces each colour channel to a few levels, like a screen print.",
+        counterpart: "CIColorPosterize",
         parameters: [
             ParameterDescriptor("levels", .integer, "Values per channel, black and white included.",
                                 default: .number(6), min: 2, max: 256, slider: 2...30),

@@ -5,6 +5,7 @@ public struct SepiaFilter: PointFilter {
     public static let descriptor = FilterDescriptor(
         name: "sepia", displayName: "Sepia Tone", categories: ["color", "stylize"],
         description: "Maps colours to brown tones, like an old photograph.",
+        counterpart: "CISepiaTone",
         parameters: [
             ParameterDescriptor("intensity", .scalar, "0 leaves the image unchanged, 1 is full sepia.",
                                 default: .number(1), min: 0, max: 1, slider: 0...1, identity: .number(0)),

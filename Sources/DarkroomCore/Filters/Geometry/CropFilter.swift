@@ -11,6 +11,7 @@ public struct CropFilter: RegionFilter {
             Keeps the rectangle x, y, width, height (px or %), or a width × height placed by \
             gravity. The rectangle is clamped to the image; it is never empty.
             """,
+        counterpart: "CICrop / vips crop",
         parameters: [
             ParameterDescriptor("x", .length, "Left edge (px or % of the width).", default: .length(Length(0)), min: 0, unit: "px"),
             ParameterDescriptor("y", .length, "Top edge (px or % of the height).", default: .length(Length(0)), min: 0, unit: "px"),

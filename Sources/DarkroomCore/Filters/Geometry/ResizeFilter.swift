@@ -10,6 +10,7 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
             cover (fill the box, crop the centre), contain (fit, then pad to the box with \
             background). With only one side the other follows the aspect ratio.
             """,
+        counterpart: "CILanczosScaleTransform / vips resize",
         parameters: [
             ParameterDescriptor("width", .integer, "Target width in pixels.", min: 1, max: 65535, slider: 16...4096, unit: "px"),
             ParameterDescriptor("height", .integer, "Target height in pixels.", min: 1, max: 65535, slider: 16...4096, unit: "px"),

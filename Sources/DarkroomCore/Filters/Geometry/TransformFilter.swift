@@ -16,6 +16,7 @@ public struct TransformFilter: RegionFilter {
             only shifts it by a fraction of a pixel). Uncovered pixels get the background colour. \
             Bilinear sampling: shrink below half size with resize instead, which antialiases.
             """,
+        counterpart: "CIAffineTransform / vips affine",
         parameters: [
             ParameterDescriptor("rotate", .angle, "Angle; positive turns clockwise (y points down).",
                                 slider: -Double.pi...Double.pi, identity: .number(0), unit: "rad"),
