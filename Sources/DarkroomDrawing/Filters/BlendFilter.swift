@@ -7,6 +7,7 @@ public struct BlendFilter: RegionFilter {
     public static let descriptor = FilterDescriptor(
         name: "blend", displayName: "Blend", categories: ["composite"],
         description: "Combines the image with a layer (a colour or an image file) by a blend mode or compositing operator.",
+        counterpart: "CI*BlendMode, CI*Compositing / vips composite2",
         parameters: [
             ParameterDescriptor("mode", .choice(BlendMode.names),
                                 "normal … luminosity (W3C Compositing and Blending Level 1), or a Porter-Duff operator (clear … plus).",

@@ -10,6 +10,7 @@ public struct DrawTextFilter: RegionFilter {
         name: "draw_text", displayName: "Draw Text", categories: ["composite"],
         description: "Draws text (with {stem}, {name}, {date}, {exif.Artist}, {exif.Copyright}, {exif.DateTimeOriginal} "
             + "filled per file) over the image.",
+        counterpart: "vips text (Pango)",
         parameters: [
             ParameterDescriptor("text", .text, "The text; placeholders " + InputFacts.names.map { "{\($0)}" }.joined(separator: ", ")
                                 + " are filled per file ({{ and }} write braces).", required: true),

@@ -7,6 +7,7 @@ public struct LinearGradientFilter: RegionFilter {
     public static let descriptor = FilterDescriptor(
         name: "linear_gradient", displayName: "Linear Gradient", categories: ["composite"],
         description: "Draws a linear gradient (stops along a line from start to end) over the image.",
+        counterpart: "CGContextDrawLinearGradient, CILinearGradient",
         parameters: [
             ParameterDescriptor("start", .point, "Where offset 0 lies, in px or % of the image's size.",
                                 default: .point(Length(50, percent: true), Length(0)), unit: "px"),

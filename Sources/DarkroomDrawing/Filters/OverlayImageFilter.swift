@@ -10,6 +10,7 @@ public struct OverlayImageFilter: RegionFilter {
         name: "overlay_image", displayName: "Overlay Image", categories: ["composite"],
         description: "Draws an image file or SVG (a watermark, a stamp) over the image: at a point, in a rectangle or tiled, "
             + "with an opacity and a blend mode.",
+        counterpart: "CISourceOverCompositing, drawAtPoint / drawInRect / drawAsPatternInRect / vips composite",
         parameters: [
             ParameterDescriptor("image", .graphic, "The file to draw: PNG, JPEG, TIFF, WebP, HEIF, AVIF or SVG, relative to the config's folder.",
                                 required: true),

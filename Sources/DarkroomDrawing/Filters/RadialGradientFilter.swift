@@ -7,6 +7,7 @@ public struct RadialGradientFilter: RegionFilter {
     public static let descriptor = FilterDescriptor(
         name: "radial_gradient", displayName: "Radial Gradient", categories: ["composite"],
         description: "Draws a radial gradient (stops from an inner to an outer circle) over the image.",
+        counterpart: "CGContextDrawRadialGradient, CIRadialGradient",
         parameters: [
             ParameterDescriptor("center", .point, "The centre of the circles, in px or % of the image's size.",
                                 default: .point(Length(50, percent: true), Length(50, percent: true)), unit: "px"),

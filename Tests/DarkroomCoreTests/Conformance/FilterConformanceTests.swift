@@ -10,9 +10,10 @@ import XCTest
 /// with every slider drawn at random (fixed seeds, so a failure reproduces). Every check runs the
 /// filter through the streaming pipeline, as jobs do.
 final class FilterConformanceTests: XCTestCase {
-    /// The shipped filters (the drawing ones included), the test filters that exercise the open
-    /// point contract, and a trim written against the analysis contract.
-    static let registry = pointTestRegistry.adding(FilterRegistry.drawingFilters + [TrimTestFilter.self])
+    /// The shipped filters (the drawing ones and the analysis ones — trim, normalise,
+    /// auto_levels, equalize — among them) and the test filters that exercise the open point
+    /// contract.
+    static let registry = pointTestRegistry.adding(FilterRegistry.drawingFilters + [MixWithSourceTestFilter.self])
 
     struct Sample {
         var text: String
