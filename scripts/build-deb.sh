@@ -19,6 +19,8 @@ depends=$(ldd "$binary" | awk '/=> \// { print $3 }' | while read -r lib; do
               || { echo "build-deb: $binary links $lib, which no Debian package holds (build with --static-swift-stdlib: make dist)" >&2; echo FAIL; }
           done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')
 [[ -n $depends && $depends != *FAIL* ]] || { echo "build-deb: cannot list the packages the binary needs (ldd $binary)" >&2; exit 1; }
+# Not a linked library: draw_text's default font (Pango finds it through fontconfig).
+depends="$depends, fonts-dejavu-core"
 
 install -d "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<CONTROL

@@ -19,6 +19,7 @@ if [[ ! -e $dest/etc/darkroom/config.yaml ]]; then
   install -D -m 644 packaging/config.yaml "$dest/etc/darkroom/config.yaml"
 fi
 install -D -m 644 config.example.yaml "$dest$prefix/share/doc/darkroom/config.example.yaml"
+install -D -m 644 logo.svg "$dest$prefix/share/doc/darkroom/logo.svg"  # the example's watermark
 
 "$binary" --generate-completion-script bash | install -D -m 644 /dev/stdin "$dest$prefix/share/bash-completion/completions/darkroom"
 # Debian's zsh looks in vendor-completions for packages, in site-functions below /usr/local.

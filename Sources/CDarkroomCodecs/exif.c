@@ -174,3 +174,37 @@ dr_status dr_exif_rewrite(const unsigned char *tiff, size_t length, const dr_exi
     exif_mem_unref(mem);
     return status;
 }
+
+int dr_exif_text(const unsigned char *tiff, size_t length, int tag, char *out, size_t capacity) {
+    if (capacity == 0) return 0;
+    out[0] = 0;
+    if (tiff == NULL || length < 8 || length > 0x7fffffff) return 0;
+    unsigned char *block = malloc(length + 6);
+    ExifMem *mem = exif_mem_new_default();
+    ExifData *data = mem != NULL ? exif_data_new_mem(mem) : NULL;
+    ExifLog *log = mem != NULL ? exif_log_new_mem(mem) : NULL;
+    int found = 0;
+    if (block != NULL && data != NULL && log != NULL) {
+        /* A log of our own, so libexif prints nothing; what it could not read is simply absent. */
+        load_log problems = {{0}, 0};
+        exif_log_set_func(log, on_log, &problems);
+        exif_data_log(data, log);
+        exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+        memcpy(block, "Exif\0\0", 6);
+        memcpy(block + 6, tiff, length);
+        exif_data_load_data(data, block, (unsigned)(length + 6));
+        ExifEntry *entry = exif_data_get_entry(data, (ExifTag)tag);
+        if (entry != NULL && entry->format == EXIF_FORMAT_ASCII && entry->data != NULL && entry->size > 0) {
+            /* The value as stored (ASCII, NUL-terminated or not), not libexif's display text. */
+            size_t n = entry->size < capacity - 1 ? entry->size : capacity - 1;
+            memcpy(out, entry->data, n);
+            out[n] = 0;
+            found = out[0] != 0;
+        }
+    }
+    free(block);
+    if (log) exif_log_unref(log);
+    if (data) exif_data_unref(data);
+    if (mem) exif_mem_unref(mem);
+    return found;
+}

@@ -67,13 +67,35 @@ public final class AssetStore: AssetResolver, @unchecked Sendable {
 
     public func image(at path: String) throws(ParameterError) -> any ImageAsset {
         let (stamp, cached) = try lookUp(path)
-        if case .image(let image)? = cached {
-            guard image.size.area <= limits.maxPixels else {
-                throw ParameterError("\(path): too large (\(image.size.width)×\(image.size.height) pixels, more than limits.max_pixels \(limits.maxPixels))")
-            }
-            return image
+        if case .image(let image)? = cached { return try withinLimits(image, path) }
+        return try decodeImage(path, stamp, try read(path, stamp))
+    }
+
+    /// A cached image is held to the limits of the config asking for it.
+    private func withinLimits(_ image: any ImageAsset, _ path: String) throws(ParameterError) -> any ImageAsset {
+        guard image.size.area <= limits.maxPixels else {
+            throw ParameterError("\(path): too large (\(image.size.width)×\(image.size.height) pixels, more than limits.max_pixels \(limits.maxPixels))")
+        }
+        return image
+    }
+
+    /// An SVG document is kept as bytes (a drawing module renders it at the size it is drawn);
+    /// anything else is decoded as an image.
+    public func graphic(at path: String) throws(ParameterError) -> GraphicAsset {
+        let (stamp, cached) = try lookUp(path)
+        switch cached {
+        case .image(let image)?: return .image(try withinLimits(image, path))
+        case .data(let document)? where GraphicAsset.looksLikeSVG(document.bytes): return .svg(document)
+        default: break
         }
         let bytes = try read(path, stamp)
+        guard GraphicAsset.looksLikeSVG(bytes) else { return .image(try decodeImage(path, stamp, bytes)) }
+        let document = DataAsset(identity: AssetIdentity(path: path, sha256: hash(bytes)), bytes: bytes)
+        store(path, stamp, .data(document))
+        return .svg(document)
+    }
+
+    private func decodeImage(_ path: String, _ stamp: Stamp, _ bytes: [UInt8]) throws(ParameterError) -> any ImageAsset {
         let image: any ImageAsset
         do throws(CodecError) {
             let (decoded, info) = try ImageCodec.decode(bytes, limits: limits, convertToSRGB: .perceptual)

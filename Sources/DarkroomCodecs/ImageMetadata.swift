@@ -49,3 +49,19 @@ public struct ImageMetadata: Sendable, Equatable {
         return try result.get()
     }
 }
+
+extension ImageMetadata {
+    /// The EXIF text field `name` (`Artist`, `Copyright`, `DateTimeOriginal`) as stored, or nil
+    /// when there is no EXIF block, no such entry or it is empty. Trailing spaces and NULs (some
+    /// cameras pad fixed-size fields) are dropped.
+    public func exifText(_ name: String) -> String? {
+        let tags = ["Artist": 0x013B, "Copyright": 0x8298, "DateTimeOriginal": 0x9003]
+        guard let exif, let tag = tags[name] else { return nil }
+        var out = [CChar](repeating: 0, count: 1024)
+        let found = exif.withUnsafeBufferPointer { dr_exif_text($0.baseAddress, $0.count, Int32(tag), &out, out.count) }
+        guard found != 0 else { return nil }
+        let text = String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let trimmed = String(text.reversed().drop { $0 == " " }.reversed())
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

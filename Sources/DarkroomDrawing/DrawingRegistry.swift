@@ -7,6 +7,11 @@ extension FilterRegistry {
         ClipFilter.self,
         DrawFilter.self,
         FillPatternFilter.self,
+        OverlayImageFilter.self,
+        BlendFilter.self,
+        LinearGradientFilter.self,
+        RadialGradientFilter.self,
+        DrawTextFilter.self,
     ]
 
     /// Every filter darkroom ships: ``standard`` and the drawing filters. The daemon and the CLI

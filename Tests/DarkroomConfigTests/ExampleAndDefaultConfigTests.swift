@@ -1,9 +1,12 @@
+import DarkroomCodecs
 import DarkroomCore
+import DarkroomDrawing
 import XCTest
 @testable import DarkroomConfig
 
-/// The shipped example and the built-in default must load against the standard registry.
-/// Both need the geometry and composition filters (resize, transform, drop_shadow).
+/// The shipped example must load as the daemon reads it (the shipped registry, files through
+/// the asset store: its watermark draws the logo.svg beside it); the built-in default against
+/// the standard registry. Both need the geometry and composition filters.
 final class ExampleAndDefaultConfigTests: XCTestCase {
     private var repositoryRoot: String {
         ConfigPath.standardize(#filePath + "/../../..")
@@ -12,14 +15,15 @@ final class ExampleAndDefaultConfigTests: XCTestCase {
     func testExampleConfigLoads() throws {
         let path = repositoryRoot + "/config.example.yaml"
         let config: DaemonConfig
-        do { config = try ConfigLoader.load(path: path) } catch {
+        let assets = AssetStore(hash: { _ in String(repeating: "0", count: 64) })
+        do { config = try ConfigLoader.load(path: path, registry: .shipped, assets: assets) } catch {
             return XCTFail("config.example.yaml is rejected:\n\(error)")
         }
         XCTAssertEqual(config.sourcePath, path)
         let watch = try XCTUnwrap(config.watches.first)
         XCTAssertEqual(config.watches.count, 1)
         XCTAssertTrue(watch.path.hasPrefix(repositoryRoot + "/inbox"), watch.path)
-        XCTAssertEqual(watch.outputs.map(\.format), [.jpeg, .webp, .png])
+        XCTAssertEqual(watch.outputs.map(\.format), [.jpeg, .webp, .png, .jpeg])
         XCTAssertEqual(watch.include, WatchConfig.defaultInclude)
         XCTAssertEqual(watch.outputs[0].quality, 82)
         XCTAssertEqual(watch.outputs[0].encoding, OutputEncoding(chroma: .auto, metadata: .keep, gps: false))
@@ -30,6 +34,7 @@ final class ExampleAndDefaultConfigTests: XCTestCase {
         XCTAssertEqual(watch.outputs[1].chain, watch.outputs[0].chain, "the WebP thumbnail is the JPEG's")
         XCTAssertEqual(watch.outputs[2].chain.steps.map(\.name), ["transform", "drop_shadow", "sepia"])
         XCTAssertTrue(watch.outputs[2].chain.usesRandom)
+        XCTAssertEqual(watch.outputs[3].chain.steps.map(\.name), ["resize", "overlay_image", "draw_text"], "the watermark")
         for output in watch.outputs {
             XCTAssertTrue(output.pathTemplate.hasPrefix(repositoryRoot + "/outbox/"), output.pathTemplate)
         }

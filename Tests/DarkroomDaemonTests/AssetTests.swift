@@ -1,6 +1,7 @@
 import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
+import DarkroomDrawing
 import DarkroomTestSupport
 import XCTest
 @testable import DarkroomDaemon
@@ -16,8 +17,8 @@ final class AssetTests: XCTestCase {
                 outputs:
                   - path: ./out/{stem}.png
                     chain:
-                      - overlay_image: { image: \(image), position: [2, 3], opacity: 0.5 }
-            """, fileName: "config.yaml", baseDirectory: folder.path, assets: store)
+                      - overlay_image: { image: \(image), at: [2, 3], opacity: 0.5 }
+            """, fileName: "config.yaml", baseDirectory: folder.path, registry: .shipped, assets: store)
     }
 
     private func stamp(_ width: Int, _ height: Int, red: Float) throws -> [UInt8] {

@@ -26,7 +26,7 @@ final class AssetCommandTests: XCTestCase {
 
         s.writeInPlace("in.png", try ImageCodec.encode(Image(width: 10, height: 8) { _, _ in Pixel(0, 0, 1, 1) },
                                                         options: EncodeOptions(format: .png)))
-        let run = try darkroom(["process", "--chain", "overlay_image image=\(s.path("logo.png")) position=[2,1]",
+        let run = try darkroom(["process", "--chain", "overlay_image image=\(s.path("logo.png")) at=[2,1]",
                                 s.path("in.png"), "-o", s.path("out.png"), "--reports", s.path("reports")])
         XCTAssertEqual(run.status, 0, run.stderr)
         let out = try ImageCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: s.path("out.png"))))).image

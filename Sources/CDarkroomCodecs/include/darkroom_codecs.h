@@ -200,6 +200,11 @@ typedef struct {
 dr_status dr_exif_rewrite(const unsigned char *tiff, size_t length, const dr_exif_edit *edit,
                           dr_buffer *out, char *message, size_t message_capacity);
 
+/* The ASCII value of EXIF tag `tag` (Artist 0x013b, Copyright 0x8298, DateTimeOriginal 0x9003)
+   in the TIFF stream `tiff`, into `out` (NUL-terminated, cut at `capacity`). 1 when found and
+   not empty, else 0 (no block, no such entry, not ASCII). Never prints. */
+int dr_exif_text(const unsigned char *tiff, size_t length, int tag, char *out, size_t capacity);
+
 /* How a JPEG writer encodes. */
 typedef struct {
     int quality;     /* 1...100 */

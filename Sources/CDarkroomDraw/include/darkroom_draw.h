@@ -2,9 +2,9 @@
 #define DARKROOM_DRAW_H
 /* darkroom's drawing shims over cairo, Pango and librsvg. Swift sees only these plain-C
    functions and structs: no GObject, no GError, no cairo_t lifetimes across the boundary. */
-
 #include <stddef.h>
 #include <stdint.h>
+
 
 /* The cairo version string, e.g. "1.16.0" (for `darkroom --version` and the tests). */
 const char *dr_draw_cairo_version(void);
@@ -56,5 +56,72 @@ int32_t dr_canvas_stride(const dr_canvas *canvas);
 int dr_canvas_coverage(dr_canvas *canvas, const dr_path_element *path, int32_t count, int32_t fill_rule,
                        const dr_stroke_style *stroke, int32_t ax, int32_t ay, int32_t aw, int32_t ah,
                        char *error, size_t error_size);
+/* Pixels exchanged with the shims are cairo's ARGB32: premultiplied, one native-endian
+   uint32_t per pixel (alpha in the top byte), rows `width` pixels apart. */
+
+/* One gradient stop: offset 0…1 and a straight (unpremultiplied) colour. */
+typedef struct {
+    double at, r, g, b, a;
+} dr_stop;
+
+enum { DR_EXTEND_NONE = 0, DR_EXTEND_PAD = 1, DR_EXTEND_REPEAT = 2, DR_EXTEND_REFLECT = 3 };
+enum { DR_PAINT_LINEAR = 0, DR_PAINT_RADIAL = 1, DR_PAINT_IMAGE = 2 };
+
+/* What to paint, in the image's pixel coordinates (y down).
+   - linear: from (x0, y0) to (x1, y1); radial: from the circle (x0, y0, r0) to (x1, y1, r1);
+     both with `stops` (sorted by offset) and `extend`.
+   - image: `pixels` (width × height) drawn into the rectangle (dest_x, dest_y, dest_w, dest_h)
+     (scaled; smooth filtering), repeated beyond it as `extend` says.
+   A clip rectangle (clip_w > 0) limits the paint. */
+typedef struct {
+    int kind;
+    double x0, y0, r0, x1, y1, r1;
+    const dr_stop *stops;
+    int stop_count;
+    const uint32_t *pixels;
+    int width, height;
+    double dest_x, dest_y, dest_w, dest_h;
+    int extend;
+    double clip_x, clip_y, clip_w, clip_h;
+} dr_paint;
+
+/* Paints `paint` onto a transparent buffer holding the image's rectangle (x, y, w, h): `out`
+   has w × h pixels. Only that rectangle is rasterised. 0, or -1 when cairo failed. */
+int dr_paint_rect(const dr_paint *paint, int x, int y, int w, int h, uint32_t *out);
+
+/* An SVG document's intrinsic size in px (width and height, else its viewBox). 0 when it
+   parses; -1 with a message in `msg` (never printed) when it does not. A size of 0 means the
+   document does not say. */
+int dr_svg_size(const uint8_t *data, size_t length, double *width, double *height, char *msg, size_t msg_size);
+
+/* Renders the SVG document into a w × h viewport (its preserveAspectRatio applies) onto the
+   transparent buffer `out` (w × h pixels). 0, or -1 with a message. */
+int dr_svg_render(const uint8_t *data, size_t length, int w, int h, uint32_t *out, char *msg, size_t msg_size);
+
+enum { DR_ALIGN_LEFT = 0, DR_ALIGN_CENTER = 1, DR_ALIGN_RIGHT = 2 };
+
+/* A block of text laid out by Pango: UTF-8 `text` (plain, not markup), a Pango font
+   description (`font`, "DejaVu Sans Bold"), its size in px, wrapped at `max_width` px when
+   positive, lines aligned by `align`; drawn in `color`, outlined in `stroke` `stroke_width` px
+   wide when positive, over a `background` box with `padding` px around the text. Colours are
+   straight RGBA 0…1. */
+typedef struct {
+    const char *text;
+    const char *font;
+    double size;
+    double max_width;
+    int align;
+    double color[4];
+    double stroke[4];
+    double stroke_width;
+    double background[4];
+    double padding;
+} dr_text;
+
+/* The size in px of the box the text is drawn in (text, outline and padding). 0 or -1. */
+int dr_text_measure(const dr_text *text, int *w, int *h, char *msg, size_t msg_size);
+
+/* Draws the text's box onto the transparent buffer `out` of w × h pixels (from dr_text_measure). */
+int dr_text_render(const dr_text *text, int w, int h, uint32_t *out, char *msg, size_t msg_size);
 
 #endif

@@ -72,12 +72,16 @@ extension ConfigDecoder {
                            error.message + colourHint(inner, parameter?.field(at: error.location)))
                 continue
             }
-            if let parameter, parameter.kind == .image || parameter.kind == .dataFile, case .scalar(let written) = raw {
+            if let parameter, parameter.kind.isFile, case .scalar(let written) = raw {
                 // Relative to the config's folder; loaded now, so a bad file is an error at its line.
                 let path = ConfigPath.resolve(written.trimmingCharacters(in: .whitespaces), against: baseDirectory)
                 raw = .scalar(path)
                 do throws(ParameterError) {
-                    if parameter.kind == .image { _ = try assets.image(at: path) } else { _ = try assets.data(at: path) }
+                    switch parameter.kind {
+                    case .image: _ = try assets.image(at: path)
+                    case .graphic: _ = try assets.graphic(at: path)
+                    default: _ = try assets.data(at: path)
+                    }
                 } catch {
                     self.error(value.mark, f.path(key), error.message)
                     continue

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an asset came from, as the report records it.
 public struct AssetIdentity: Sendable, Hashable {
     /// The absolute path it was read from.
@@ -54,9 +56,51 @@ public protocol AssetResolver: Sendable {
     func image(at path: String) throws(ParameterError) -> any ImageAsset
     /// The bytes of the file at `path` (absolute).
     func data(at path: String) throws(ParameterError) -> DataAsset
+    /// The image file or SVG document at `path` (absolute); see ``GraphicAsset``.
+    func graphic(at path: String) throws(ParameterError) -> GraphicAsset
     /// The same files, refused when larger than a config's `limits:` (`max_pixels`,
     /// `max_file_bytes`); the config reader switches to it once it has read them.
     func limited(maxPixels: Int, maxFileBytes: Int) -> any AssetResolver
+}
+
+/// What a graphic parameter names: an image, decoded like any other, or an SVG document, kept
+/// as bytes so that it can be rendered at the size it is drawn.
+public enum GraphicAsset: Sendable {
+    case image(any ImageAsset)
+    case svg(DataAsset)
+
+    public var identity: AssetIdentity {
+        switch self {
+        case .image(let image): image.identity
+        case .svg(let document): document.identity
+        }
+    }
+
+    /// Whether `bytes` start like an SVG document: an `<svg` element before any other, after an
+    /// optional BOM, XML declaration, comments and doctype (in the first 4 KiB).
+    public static func looksLikeSVG(_ bytes: some Collection<UInt8>) -> Bool {
+        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        var rest = Substring(head)
+        while true {
+            rest = rest.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+            if rest.hasPrefix("<svg") { return true }
+            let closer: String
+            if rest.hasPrefix("<?") { closer = "?>" } else if rest.hasPrefix("<!--") { closer = "-->" } else if rest.hasPrefix("<!") { closer = ">" } else { return false }
+            guard let end = rest.range(of: closer) else { return false }
+            rest = rest[end.upperBound...]
+        }
+    }
+}
+
+extension AssetResolver {
+    /// An image file or an SVG document at `path`. Resolvers without a graphic loader of their
+    /// own try the file as an image, then as an SVG document.
+    public func graphic(at path: String) throws(ParameterError) -> GraphicAsset {
+        do { return .image(try image(at: path)) } catch {
+            if let document = try? data(at: path), GraphicAsset.looksLikeSVG(document.bytes) { return .svg(document) }
+            throw error
+        }
+    }
 }
 
 extension AssetResolver {

@@ -18,12 +18,17 @@ public struct ChainSpec: Sendable, Hashable {
     }
 
     /// Draws every `random` value with `seed`, loads the files parameters name (again if they
-    /// changed on disk) and builds the filters.
-    public func resolve(seed: UInt64) throws(ParameterError) -> [ResolvedFilter] {
+    /// changed on disk), fills text placeholders from `facts` and builds the filters.
+    public func resolve(seed: UInt64, facts: InputFacts = InputFacts()) throws(ParameterError) -> [ResolvedFilter] {
         var rng = SeededGenerator(seed: seed)
         var out = [ResolvedFilter]()
-        for step in steps { out.append(try step.resolve(using: &rng, registry: registry, assets: assets)) }
+        for step in steps { out.append(try step.resolve(using: &rng, registry: registry, assets: assets, facts: facts)) }
         return out
+    }
+
+    /// Whether a text parameter names an EXIF placeholder (the job then reads the EXIF block).
+    public var namesEXIF: Bool {
+        steps.contains { $0.arguments.contains { if case .value(.text(let s)) = $0.argument { s.contains("{exif.") } else { false } } }
     }
 
     /// Whether any parameter is drawn at random (the report then records the seed).

@@ -3,7 +3,9 @@
 ///
 /// Filters are separated by `|`; each is a name followed by `key=value` pairs. A value in
 /// brackets is a list (`[a, b]`), and lists nest (`kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]`);
-/// one in braces is a record (`shapes=[{shape=rect, rect=[0,0,50%,10%], fill=black}]`).
+/// one in braces is a record (`shapes=[{shape=rect, rect=[0,0,50%,10%], fill=black}]`); one in
+/// double quotes is taken as written, spaces, brackets and braces included (`text="© {exif.Artist}"`;
+/// `\"` and `\\` inside write a quote and a backslash).
 public enum ChainSyntax {
     /// Lists nest at most this deep (a kernel needs 2). Parsing recurses per level, so hostile
     /// input such as 100 000 `[` must be refused before it exhausts the stack.
@@ -35,7 +37,7 @@ public enum ChainSyntax {
     /// Refuses unbalanced brackets and nesting deeper than ``maximumNesting``, in one scan.
     static func checkBrackets(_ text: String) throws(ParameterError) {
         var open = [Character]()
-        for ch in text {
+        for (ch, quoted) in scanQuotes(text) where !quoted {
             if ch == "[" || ch == "{" {
                 open.append(ch)
                 guard open.count <= maximumNesting else {
@@ -52,6 +54,13 @@ public enum ChainSyntax {
     /// `[a, [b, c]]` → nested lists; anything else is a scalar.
     static func parseValue(_ text: String) throws(ParameterError) -> RawValue {
         let t = text.trimmed
+        if t.count >= 2, t.hasPrefix("\""), t.hasSuffix("\"") {
+            var out = "", escaped = false
+            for ch in t.dropFirst().dropLast() {
+                if escaped || ch != "\\" { out.append(ch); escaped = false } else { escaped = true }
+            }
+            return .scalar(out)
+        }
         if t.hasPrefix("{") {
             guard t.hasSuffix("}") else { throw ParameterError("unbalanced braces in \"\(text)\"") }
             var fields = [RawField]()
@@ -72,18 +81,27 @@ public enum ChainSyntax {
         return .list(items)
     }
 
-    /// Splits on `separator` outside brackets.
-    static func splitTopLevel(_ text: String, on separator: Character) -> [String] {
-        var parts = [String](), current = "", depth = 0, quoted = false
+    /// Each character of `text` and whether it lies inside a double-quoted value (the quotes
+    /// themselves included; a backslash escapes the next character inside).
+    static func scanQuotes(_ text: String) -> [(Character, Bool)] {
+        var out = [(Character, Bool)](), inside = false, escaped = false
         for ch in text {
-            // A double-quoted value (a path's d="M 0 0 L 9 9, …") keeps its spaces and commas.
-            if ch == "\"" {
-                quoted.toggle()
-            } else if !quoted, ch == "[" || ch == "{" {
-                depth += 1
-            } else if !quoted, ch == "]" || ch == "}" {
-                depth -= 1
+            if inside {
+                out.append((ch, true))
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inside = false }
+            } else {
+                if ch == "\"" { inside = true }
+                out.append((ch, inside))
             }
+        }
+        return out
+    }
+
+    /// Splits on `separator` outside brackets and quotes.
+    static func splitTopLevel(_ text: String, on separator: Character) -> [String] {
+        var parts = [String](), current = "", depth = 0
+        for (ch, quoted) in scanQuotes(text) {
+            if !quoted { if ch == "[" || ch == "{" { depth += 1 } else if ch == "]" || ch == "}" { depth -= 1 } }
             if ch == separator && depth == 0 && !quoted {
                 parts.append(current.trimmed)
                 current = ""

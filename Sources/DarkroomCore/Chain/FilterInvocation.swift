@@ -36,9 +36,11 @@ public struct FilterInvocation: Sendable, Hashable {
     /// Parameters with defaults filled in, `random` drawn from each slider range and the files
     /// image and data-file parameters name loaded through `assets`.
     public func resolveParameters(using rng: inout SeededGenerator, registry: FilterRegistry,
-                                  assets: any AssetResolver = NoAssets()) throws(ParameterError) -> ResolvedParameters {
+                                  assets: any AssetResolver = NoAssets(),
+                                  facts: InputFacts = InputFacts()) throws(ParameterError) -> ResolvedParameters {
         let descriptor = try registry.descriptor(named: name)
         var resolved = ResolvedParameters()
+        resolved.facts = facts
         for (key, argument) in arguments {
             let p = descriptor.parameter(named: key)!
             let isRandom = if case .random = argument { true } else { false }
@@ -47,7 +49,7 @@ public struct FilterInvocation: Sendable, Hashable {
         for p in descriptor.parameters where !resolved.has(p.name) {
             if let d = p.defaultValue { resolved.append(p.name, d, random: false) }
         }
-        for p in descriptor.parameters where p.kind == .image || p.kind == .dataFile {
+        for p in descriptor.parameters where p.kind.isFile {
             do { try resolved.load(p.name, kind: p.kind, from: assets) } catch {
                 throw ParameterError("\(name).\(p.name): \(error.message)")
             }
@@ -57,8 +59,8 @@ public struct FilterInvocation: Sendable, Hashable {
 
     /// Resolves and builds the filter.
     public func resolve(using rng: inout SeededGenerator, registry: FilterRegistry,
-                        assets: any AssetResolver = NoAssets()) throws(ParameterError) -> ResolvedFilter {
-        let parameters = try resolveParameters(using: &rng, registry: registry, assets: assets)
+                        assets: any AssetResolver = NoAssets(), facts: InputFacts = InputFacts()) throws(ParameterError) -> ResolvedFilter {
+        let parameters = try resolveParameters(using: &rng, registry: registry, assets: assets, facts: facts)
         do {
             return ResolvedFilter(name: name, parameters: parameters,
                                   filter: try registry.make(name, parameters: parameters))

@@ -40,6 +40,17 @@ public struct DescribedParameters: Sendable {
         return (x, y)
     }
 
+    public func lengths(_ name: String) -> [Length] {
+        guard case .lengths(let v) = self[name] else { preconditionFailure(kindError(name, "a list of lengths")) }
+        return v
+    }
+
+    /// A text parameter with its placeholders filled from the job's ``InputFacts``.
+    public func text(_ name: String) -> String {
+        guard case .text(let v) = self[name] else { preconditionFailure(kindError(name, "a text")) }
+        return values.facts.fill(v)
+    }
+
     public func bool(_ name: String) -> Bool {
         guard case .bool(let v) = self[name] else { preconditionFailure(kindError(name, "a boolean")) }
         return v
@@ -92,6 +103,13 @@ public struct DescribedParameters: Sendable {
     public func data(_ name: String) -> DataAsset {
         guard let data = values.data[name] else { preconditionFailure(kindError(name, "a loaded file")) }
         return data
+    }
+
+    /// The image or SVG document of a graphic parameter (loaded when the chain was resolved).
+    public func graphic(_ name: String) -> GraphicAsset {
+        if let image = values.images[name] { return .image(image) }
+        guard let document = values.data[name] else { preconditionFailure(kindError(name, "a loaded graphic")) }
+        return .svg(document)
     }
 
     /// A choice, as the enumeration it names.

@@ -10,14 +10,17 @@ public enum ParameterKind: Sendable, Hashable {
     case length
     /// A position or offset `[x, y]`, each a length; also `center`.
     case point
+    /// A rectangle `[x, y, width, height]`, each a length (px or %). Parsed into `.lengths`.
+    case rect
+    /// Free text: a caption, whose `{placeholders}` name ``InputFacts`` and are filled per file,
+    /// or a path's SVG data, parsed and checked by the filter that reads it.
+    case text
     /// `true` or `false`.
     case boolean
     /// `#rrggbb`, `#rrggbbaa`, `[r, g, b, a]` in 0…1, a CSS name, or `random`.
     case color
     /// One word out of a fixed list.
     case choice([String])
-    /// Free text (a path's SVG data); parsed and checked by the filter that reads it.
-    case text
     /// A list of numbers (a kernel, a matrix, a scale pair).
     case numbers
     /// A square matrix (a convolution kernel): a list of n equal rows of n numbers, or a flat list
@@ -30,6 +33,10 @@ public enum ParameterKind: Sendable, Hashable {
     /// A data file (a `.cube` LUT, a font): a path, relative to the config's folder; the filter
     /// receives its bytes as a ``DataAsset``.
     case dataFile
+    /// An image file or an SVG document (a logo): a path, relative to the config's folder. The
+    /// filter receives pixels (``GraphicAsset/image(_:)``) or, for an SVG, its bytes, which a
+    /// drawing module renders at the size it is drawn (``GraphicAsset/svg(_:)``).
+    case graphic
     /// A list of records (a `draw`'s shapes, a gradient's stops): each a mapping whose keys are
     /// the given parameters, checked, defaulted and drawn at random like a filter's own.
     /// Fields may not be files, records or lists of records.
@@ -45,16 +52,26 @@ public enum ParameterKind: Sendable, Hashable {
         case .angle: "angle"
         case .length: "length"
         case .point: "point"
+        case .rect: "rect"
+        case .text: "text"
         case .boolean: "boolean"
         case .color: "color"
         case .choice: "choice"
-        case .text: "text"
         case .numbers: "numbers"
         case .matrix: "matrix"
         case .image: "image"
         case .dataFile: "file"
+        case .graphic: "graphic"
         case .records: "records"
         case .record: "record"
+        }
+    }
+
+    /// Kinds that name a file, loaded through the chain's ``AssetResolver``.
+    public var isFile: Bool {
+        switch self {
+        case .image, .dataFile, .graphic: true
+        default: false
         }
     }
 

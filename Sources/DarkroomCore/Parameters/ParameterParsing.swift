@@ -42,13 +42,15 @@ extension ParameterDescriptor {
         case .angle: return "expected an angle in radians or with a deg suffix\(range.isEmpty ? "" : " (radians)" + range)"
         case .length: return "expected a length in px or %\(range)"
         case .point: return "expected a point [x, y] in px or %, or center, top_left, top_right, bottom_left, bottom_right"
+        case .rect: return "expected a rectangle [x, y, width, height], each in px or %"
+        case .text: return "expected a text (quote one that starts with a placeholder: \"{stem}\")"
         case .boolean: return "expected true or false"
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
         case .numbers: return "expected a list of numbers"
-        case .text: return "expected text"
         case .image: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, HEIF or AVIF)"
         case .dataFile: return "expected the path of a file"
+        case .graphic: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, HEIF or AVIF) or an SVG document"
         case .records(let fields): return "expected a list of mappings of " + fields.map(\.name).joined(separator: ", ")
         case .record(let fields): return recordExpectation(fields)
         case .matrix: return "expected a square matrix: rows of equal length like [[0, 1, 0], [1, 1, 1], [0, 1, 0]], or a flat list of n² numbers"
@@ -91,7 +93,7 @@ extension ParameterDescriptor {
         switch kind {
         case .records, .record:
             preconditionFailure("records are parsed by parse(_:)")
-        case .image, .dataFile:
+        case .image, .dataFile, .graphic:
             guard case .scalar(let s) = raw, !s.trimmed.isEmpty else { throw fail(raw) }
             return .file(s.trimmed)
         case .scalar:
@@ -114,6 +116,19 @@ extension ParameterDescriptor {
                   case .scalar(let xs) = items[0], case .scalar(let ys) = items[1],
                   let x = parseLength(xs), let y = parseLength(ys) else { throw fail(raw) }
             return .point(x, y)
+        case .rect:
+            guard case .list(let items) = raw, items.count == 4 else { throw fail(raw) }
+            var lengths = [Length]()
+            for case .scalar(let s) in items {
+                guard let l = parseLength(s) else { throw fail(raw) }
+                lengths.append(l)
+            }
+            guard lengths.count == 4, lengths[2].value >= 0, lengths[3].value >= 0 else { throw fail(raw) }
+            return .lengths(lengths)
+        case .text:
+            guard case .scalar(let s) = raw else { throw fail(raw) }
+            try InputFacts.check(s)
+            return .text(s)
         case .boolean:
             guard case .scalar(let s) = raw else { throw fail(raw) }
             switch s.trimmed.lowercased() {
@@ -129,12 +144,6 @@ extension ParameterDescriptor {
             let word = s.trimmed.lowercased().replacingOccurrences(of: "-", with: "_")
             guard options.contains(word) else { throw fail(raw) }
             return .choice(word)
-        case .text:
-            guard case .scalar(let s) = raw, !s.trimmed.isEmpty else { throw fail(raw) }
-            // `--chain` text may quote a value that holds spaces: d="M 0 0 L 9 9".
-            let t = s.trimmed
-            if t.count >= 2, let q = t.first, q == "\"" || q == "'", t.last == q { return .text(String(t.dropFirst().dropLast())) }
-            return .text(t)
         case .numbers:
             let items: [RawValue]
             if case .list(let l) = raw { items = l } else { items = [raw] }

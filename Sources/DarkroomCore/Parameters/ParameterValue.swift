@@ -50,7 +50,9 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case color(RGBA)
     case choice(String)
     case numbers([Double])
-    /// Free text (``ParameterKind/text``).
+    /// Lengths in order (a rectangle's x, y, width, height).
+    case lengths([Length])
+    /// Free text, placeholders unfilled (`© {exif.Artist}`).
     case text(String)
     /// A file's path (image and data-file parameters); absolute once a config resolved it.
     case file(String)
@@ -67,9 +69,12 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .color(let c): c.description
         case .choice(let s): s
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
+        case .lengths(let v): "[" + v.map(\.description).joined(separator: ", ") + "]"
         case .file(let path): path
         // Quoted when it holds what the chain syntax splits on, so a report pastes back.
-        case .text(let s): s.contains(where: { " ,|[]{}".contains($0) }) ? "\"\(s)\"" : s
+        case .text(let s):
+            s.contains(where: { " ,|[]{}=\"\\".contains($0) })
+                ? "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" : s
         case .records(let items): "[" + items.map(Self.recordText).joined(separator: ", ") + "]"
         case .record(let fields): Self.recordText(fields)
         }

@@ -24,6 +24,9 @@ public struct ResolvedParameters: Sendable, Hashable {
     /// value's identity: the path in ``entries`` is.
     public private(set) var images: [String: any ImageAsset] = [:]
     public private(set) var data: [String: DataAsset] = [:]
+    /// The job's input, for text parameters' placeholders (``DescribedParameters/text(_:)``).
+    /// Not part of the value's identity: the text as written is.
+    public var facts = InputFacts()
 
     /// Every file the parameters name, for the report.
     public var assets: [AssetIdentity] {
@@ -66,6 +69,10 @@ public struct ResolvedParameters: Sendable, Hashable {
         if case .choice(let v)? = self[name] { return v }
         return nil
     }
+    public func lengths(_ name: String) -> [Length]? {
+        if case .lengths(let v)? = self[name] { return v }
+        return nil
+    }
     public func records(_ name: String) -> [ResolvedParameters]? {
         if case .records(let v)? = self[name] { return v }
         return nil
@@ -89,6 +96,11 @@ public struct ResolvedParameters: Sendable, Hashable {
         switch kind {
         case .image: images[name] = try assets.image(at: path)
         case .dataFile: data[name] = try assets.data(at: path)
+        case .graphic:
+            switch try assets.graphic(at: path) {
+            case .image(let image): images[name] = image
+            case .svg(let document): data[name] = document
+            }
         default: break
         }
     }

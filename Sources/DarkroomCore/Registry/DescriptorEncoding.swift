@@ -33,6 +33,7 @@ extension ParameterValue: Encodable {
         case .number(let v): try c.encode(v)
         case .bool(let b): try c.encode(b)
         case .numbers(let v): try c.encode(v)
+        case .lengths(let v): try c.encode(v.map(\.description))
         case .length(let l) where !l.isPercent: try c.encode(l.value)
         case .point(let x, let y): try c.encode([x.description, y.description])
         case .records(let items): try c.encode(items.map(RecordJSON.init))

@@ -21,7 +21,7 @@ public struct FilterRegistry: Sendable, Hashable {
         for f in filters { h.combine(ObjectIdentifier(f)) }
     }
 
-    /// Every filter darkroom ships.
+    /// The core's filters (the drawing module adds its own: `FilterRegistry.shipped`).
     public static let standard = FilterRegistry([
         ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self, PosterizeFilter.self,
         ExposureFilter.self, MonochromeFilter.self, ColorMatrixFilter.self, GrayscaleFilter.self, PhotoEffectFilter.self,
@@ -35,7 +35,6 @@ public struct FilterRegistry: Sendable, Hashable {
         ConvolveFilter.self,
         UnsharpMaskFilter.self,
         DropShadowFilter.self,
-        OverlayImageFilter.self,
         // Area, stylise and analysis filters of issue 14.
         BoxBlurFilter.self, SharpenLuminanceFilter.self, MedianFilter.self, NoiseReductionFilter.self,
         EmbossFilter.self, EdgesFilter.self, VignetteFilter.self, VignetteEffectFilter.self, PixellateFilter.self,

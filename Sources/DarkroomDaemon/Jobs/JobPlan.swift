@@ -31,7 +31,7 @@ struct JobPlan: Sendable {
 
     /// The plan, or the report error that stops the job before decoding.
     static func make(header: ImageInfo, outputs: [OutputConfig], naming: Naming, seed: UInt64,
-                     limits: Limits, executor: StripExecutor) throws(ReportError) -> JobPlan {
+                     facts: InputFacts = InputFacts(), limits: Limits, executor: StripExecutor) throws(ReportError) -> JobPlan {
         let fullSize = Size(width: header.width, height: header.height)
         guard fullSize.area <= limits.maxPixels else {
             throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
@@ -43,7 +43,7 @@ struct JobPlan: Sendable {
                                                            mirrorFolders: naming.mirrorFolders))
             let filters: [ResolvedFilter]
             do throws(ParameterError) {
-                filters = try output.chain.resolve(seed: seed)
+                filters = try output.chain.resolve(seed: seed, facts: facts)
             } catch {
                 throw ReportError(code: "chain_failed", message: "\(RawName.display(path)): \(error.message)")
             }

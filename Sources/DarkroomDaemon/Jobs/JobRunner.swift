@@ -78,7 +78,8 @@ public struct JobRunner: Sendable {
         let plan: JobPlan
         do throws(ReportError) {
             // The metadata blocks come with the header, in the same pass, when an output keeps them.
-            let keepsMetadata = spec.outputs.contains { $0.encoding.metadata != .strip }
+            // Text placeholders naming EXIF fields need the block too.
+            let keepsMetadata = spec.outputs.contains { $0.encoding.metadata != .strip || $0.chain.namesEXIF }
             let header: ImageInfo, metadata: ImageMetadata?
             do throws(CodecError) {
                 if keepsMetadata { (header, metadata) = try ImageCodec.readHeader(input) } else { (header, metadata) = (try ImageCodec.readInfo(input), nil) }
@@ -96,7 +97,8 @@ public struct JobRunner: Sendable {
                 return .finished(draft.finish(.skipped))
             }
             var made = try JobPlan.make(header: header, outputs: spec.outputs, naming: spec.naming,
-                                        seed: spec.seed ?? Self.freshSeed(), limits: limits, executor: executor)
+                                        seed: spec.seed ?? Self.freshSeed(), facts: InputFacts.of(inputPath: spec.inputPath, metadata: metadata),
+                                        limits: limits, executor: executor)
             if let metadata { made.metadata = metadata }
             plan = made
         } catch {

@@ -21,12 +21,21 @@ struct TestAssets: AssetResolver {
         return image
     }
 
+    /// An SVG logo (a red disc and a blue bar, 40×30), for filters that take a graphic.
+    static let svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="40" height="30" viewBox="0 0 40 30">
+          <circle cx="15" cy="15" r="12" fill="#d02020"/><rect x="22" y="4" width="14" height="22" fill="#2040d0" fill-opacity="0.6"/>
+        </svg>
+        """
+
     /// `.cube` LUTs written from the format's description: `warm.cube` a 5³ table of a warm cast,
-    /// `curve1d.cube` a 1-D curve alike on R, G, B, `channels1d.cube` a 1-D table whose columns differ.
+    /// `curve1d.cube` a 1-D curve alike on R, G, B, `channels1d.cube` a 1-D table whose columns differ;
+    /// and `logo.svg` (``svg``).
     static let data: [String: String] = [
         "warm.cube": CubeText.threeD(size: 5) { SIMD3($0.x * 0.9 + 0.1, $0.y, $0.z * 0.8) },
         "curve1d.cube": CubeText.oneD(size: 7) { v in SIMD3(repeating: v * v) },
         "channels1d.cube": CubeText.oneD(size: 4) { v in SIMD3(v, 1 - v, v * 0.5) },
+        "logo.svg": svg,
     ]
 
     func data(at path: String) throws(ParameterError) -> DataAsset {
