@@ -33,6 +33,7 @@ bench:
 	$(SWIFT) build -c release
 	Benchmarks/run.sh
 	Benchmarks/area.sh
+	Benchmarks/colour.sh
 	Benchmarks/formats.sh
 	Benchmarks/daemon.sh
 	Benchmarks/storm.sh

@@ -30,3 +30,13 @@ bench() {
       'BEGIN { printf "%-15s %9.3f %10.1f %13.2f %13.2f %12s\n", n, t, m / 1024, dt / t, dm / m, s }'
   done
 }
+
+# big_jpeg PATH: the 5000×5000 q90 test JPEG, made once with ImageMagick ($im): smooth fractal
+# noise plus fine grain, photo-like frequency content, so JPEG sizes are realistic.
+big_jpeg() {
+  [[ -f $1 ]] && return 0
+  echo "generating $1 (5000×5000 JPEG, q90)…" >&2
+  "$im" -seed 42 -size 1250x1250 plasma:fractal -resize 5000x5000 \
+    \( -size 5000x5000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
+    -quality 90 "$1"
+}

@@ -19,14 +19,9 @@ darkroom=$PWD/.build/release/darkroom
 # ImageMagick 6 by its own name: a `convert` earlier on the PATH may be something else.
 im=$(command -v convert-im6.q16 || command -v convert)
 
+source Benchmarks/bench_lib.sh  # bench TITLE NAME=COMMAND…, big_jpeg PATH
 big=$work/input-5000.jpg
-if [[ ! -f $big ]]; then
-  echo "generating $big (5000×5000 JPEG, q90)…" >&2
-  # Smooth fractal noise plus fine grain: photo-like frequency content, so JPEG sizes are realistic.
-  "$im" -seed 42 -size 1250x1250 plasma:fractal -resize 5000x5000 \
-    \( -size 5000x5000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
-    -quality 90 "$big"
-fi
+big_jpeg "$big"
 photo=$work/input-2725.jpg
 if [[ ! -f $photo ]]; then
   echo "generating $photo (2725×2225 JPEG, q90)…" >&2
@@ -37,9 +32,6 @@ fi
 gcc -O2 -o "$work/vips_chain" Benchmarks/vips_chain.c $(pkg-config --cflags --libs vips)
 
 chain='crop x=100 y=100 width=4800 height=4800 | resize scale=0.9 kernel=bilinear | convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8'
-
-# bench TITLE NAME=COMMAND…: see bench_lib.sh.
-source Benchmarks/bench_lib.sh
 
 before() { [[ -n ${BASELINE:-} ]] && echo "before=$BASELINE process --chain '$1' --quality $2 $3 -o $work/before.jpg"; return 0; }
 
@@ -71,3 +63,24 @@ bench "rotation: 30° with the canvas grown, 5000×5000 JPEG, Q75" \
 
 echo
 echo "ratios: darkroom's median time and peak memory divided by each tool's (below 1 = darkroom better)."
+
+# The memory estimate the daemon admits jobs by, against the pixel memory each job really held
+# (both from the job's report): the estimate must never be below the peak, and within 1.5× of it.
+echo
+echo "memory estimate (estimated_pixel_bytes ÷ peak_pixel_bytes, from each job's report):"
+estimate() {
+  local name=$1 chain=$2 input=$3 dir=$work/estimate-$1
+  rm -rf "$dir"
+  "$darkroom" process --chain "$chain" "$input" -o "$dir/out.jpg" --reports "$dir" >/dev/null
+  python3 - "$name" "$dir" <<'PY'
+import glob, json, sys
+name, folder = sys.argv[1], sys.argv[2]
+out = json.load(open(glob.glob(folder + "/*.json")[0]))["outputs"][0]
+est, peak = out["estimated_pixel_bytes"], out["peak_pixel_bytes"]
+print(f"  {name:10s} peak {peak / 2**20:6.1f} MiB  estimate {est / 2**20:6.1f} MiB  ratio {est / peak:.2f}"
+      + ("  BELOW THE PEAK" if est < peak else ""))
+PY
+}
+estimate chain "$chain" "$big"
+estimate thumbnail 'resize width=720' "$photo"
+estimate rotation 'transform rotate=30deg canvas=grow' "$big"

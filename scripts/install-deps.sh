@@ -15,7 +15,8 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libimage-exiftool-perl  # exiftool reads back the metadata the tests write
           libcairo2-dev libpango1.0-dev librsvg2-dev fonts-dejavu-core  # drawing: shapes and gradients, text, SVG; DejaVu is the default font
           libpq-dev            # cluster mode talks to PostgreSQL through libpq
-          postgresql)          # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
+          postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
+          python3-scipy)       # PchipInterpolator: the reference for the curves filter
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
 fi

@@ -11,11 +11,16 @@ enum FilterHelpText {
             for d in groups[category]!.sorted(by: { $0.name < $1.name }) {
                 let counterpart = d.counterpart.map { " (\($0))" } ?? ""
                 lines.append("  \(d.name) — \(d.displayName)\(counterpart). \(d.description)")
-                for p in d.parameters { lines.append("      " + parameterLine(p)) }
+                for p in d.parameters { lines += parameterLines(p, indent: "      ") }
             }
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The parameter's line, then one line per field of a record kind, indented under it.
+    static func parameterLines(_ p: ParameterDescriptor, indent: String) -> [String] {
+        [indent + parameterLine(p)] + (p.kind.fields ?? []).flatMap { parameterLines($0, indent: indent + "  ") }
     }
 
     static func parameterLine(_ p: ParameterDescriptor) -> String {

@@ -2,19 +2,21 @@ import DarkroomCore
 import XCTest
 @testable import DarkroomConfig
 
-final class ChainDecodingTests: XCTestCase {
-    /// A config whose single output has `chain` (lines start at line 6, indented 8 spaces).
-    private func withChain(_ chain: String) -> String {
-        """
-        watches:
-          - path: ./inbox
-            outputs:
-              - path: ./outbox/{stem}.png
-                chain:
-        \(chain.split(separator: "\n").map { "          " + $0 }.joined(separator: "\n"))
+/// A config whose single output has `chain` (lines start at line 6, indented 10 spaces).
+func configWithChain(_ chain: String) -> String {
+    """
+    watches:
+      - path: ./inbox
+        outputs:
+          - path: ./outbox/{stem}.png
+            chain:
+    \(chain.split(separator: "\n").map { "          " + $0 }.joined(separator: "\n"))
 
-        """
-    }
+    """
+}
+
+final class ChainDecodingTests: XCTestCase {
+    private func withChain(_ chain: String) -> String { configWithChain(chain) }
 
     func testParameterErrorPointsAtTheValueWithTheFullPath() {
         assertSingle(diagnostics(withChain("- invert\n- frame: { width: wide }"), registry: testRegistry),
@@ -68,6 +70,43 @@ final class ChainDecodingTests: XCTestCase {
         assertSingle(diagnostics(withChain("- sepia: 0.5")), at: (6, 20),
                      "chain[0] sepia: expected a mapping of intensity, got \"0.5\"")
         assertSingle(diagnostics(withChain("- frame: { width: 2, offset: { x: 1 } }"), registry: testRegistry),
-                     at: (6, 40), "frame.offset: expected a value or a list, got a mapping")
+                     at: (6, 40), "frame.offset: expected a point [x, y]", "got {x: \"1\"}")
     }
+}
+
+/// Records in YAML: block or flow mappings inside a list, errors at the node inside them.
+final class RecordDecodingTests: XCTestCase {
+    private let registry = FilterRegistry.standard.adding([StopsTestFilter.self])
+
+    private func config(_ chain: String) -> String { configWithChain(chain) }
+
+    func testRecordsAreReadFromBlockAndFlowMappings() throws {
+        let yaml = config("- stops:\n    stops:\n      - { at: 0, color: red }\n      - at: 1\n        color: \"#0000ff\"")
+        let config = try parse(yaml, registry: registry)
+        let resolved = try config.watches[0].outputs[0].chain.resolve(seed: 1)
+        XCTAssertEqual(resolved[0].parameters.records("stops")?.map { $0.color("color") }, [RGBA(1, 0, 0), RGBA(0, 0, 1)])
+    }
+
+    func testAnErrorInsideARecordPointsAtItsNode() {
+        // Line 9 is `- at: 2`, indented 16; its value is at column 23.
+        assertSingle(diagnostics(config("- stops:\n    stops:\n      - { at: 0 }\n      - at: 2"), registry: registry),
+                     at: (9, 23), "chain[0] stops.stops[1].at: expected a number from 0 to 1, got \"2\"")
+        assertSingle(diagnostics(config("- stops:\n    stops:\n      - { at: 0, colour: red }"), registry: registry),
+                     at: (8, 36), "stops.stops[0].colour: unknown key \"colour\" (did you mean \"color\"?)")
+        assertSingle(diagnostics(config("- stops:\n    stops:\n      - at: 0\n        color: #ff0000"), registry: registry),
+                     at: (9, 25), "stops.stops[0].color: expected a colour", "quote colours")
+    }
+}
+
+/// A filter with a list of records, registered only in these tests.
+struct StopsTestFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
+        name: "stops", displayName: "Stops", categories: ["test"], description: "A list of stops.",
+        parameters: [ParameterDescriptor("stops", .records([
+            ParameterDescriptor("at", .scalar, "Where, 0…1.", min: 0, max: 1, required: true),
+            ParameterDescriptor("color", .color, "Its colour.", default: .color(.black)),
+        ]), "The stops.", required: true)])
+
+    init(parameters: ResolvedParameters) {}
+    var pointOperations: [any PointOperation] { [] }
 }

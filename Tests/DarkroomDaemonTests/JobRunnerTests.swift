@@ -204,6 +204,7 @@ extension ReportValue {
         case .bool(let b): return b ? "true" : "false"
         case .string(let s): return s
         case .array(let a): return "[" + a.map(\.chainText).joined(separator: ",") + "]"
+        case .object(let o): return "{" + o.keys.sorted().map { "\($0)=\(o[$0]!.chainText)" }.joined(separator: ",") + "}"
         }
     }
 }

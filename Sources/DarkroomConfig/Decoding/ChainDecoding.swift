@@ -57,7 +57,10 @@ extension ConfigDecoder {
             guard var raw = rawValue(value, path: f.path(key)) else { continue }
             let parameter = descriptor.parameter(named: key)
             do { _ = try parameter?.parse(raw) } catch {
-                self.error(value.mark, f.path(key), error.message + colourHint(value, parameter))
+                // Point at the node the problem is in: the third shape's radius, not the list.
+                let inner = value.descendant(at: error.location)
+                self.error(inner.mark, f.path(key) + error.locationText,
+                           error.message + colourHint(inner, parameter?.field(at: error.location)))
                 continue
             }
             if let parameter, parameter.kind == .image || parameter.kind == .dataFile, case .scalar(let written) = raw {
@@ -88,14 +91,47 @@ extension ConfigDecoder {
                 values.append(v)
             }
             return .list(values)
-        case .mapping:
-            error(node.mark, path, "expected a value or a list, got a mapping")
-            return nil
+        case .mapping(let pairs):
+            var fields = [RawField]()
+            for pair in pairs {
+                guard let key = pair.key.text else {
+                    error(pair.key.mark, path, "expected a key, got \(pair.key.shortDescription)")
+                    return nil
+                }
+                guard let v = rawValue(pair.value, path: ConfigDecoder.join(path, key)) else { return nil }
+                fields.append(RawField(key, v))
+            }
+            return .mapping(fields)
         }
     }
 
     /// An unquoted `#ff0000` is a YAML comment, which leaves the value empty.
     private func colourHint(_ node: YAMLNode, _ parameter: ParameterDescriptor?) -> String {
         node.isNull && parameter?.kind == .color ? " (quote colours: an unquoted # starts a YAML comment)" : ""
+    }
+}
+
+extension YAMLNode {
+    /// The node `location` leads to (an item of a list, the value of a key), as far as it goes.
+    func descendant(at location: [ValuePathStep]) -> YAMLNode {
+        guard let step = location.first else { return self }
+        switch (step, content) {
+        case (.index(let i), .sequence(let items)) where items.indices.contains(i):
+            return items[i].descendant(at: Array(location.dropFirst()))
+        case (.key(let k), .mapping(let pairs)):
+            guard let pair = pairs.first(where: { $0.key.text == k }) else { return self }
+            return pair.value.descendant(at: Array(location.dropFirst()))
+        default:
+            return self
+        }
+    }
+}
+
+extension ParameterDescriptor {
+    /// The field of a record parameter that `location` leads to (itself when it leads nowhere).
+    func field(at location: [ValuePathStep]) -> ParameterDescriptor? {
+        guard let step = location.first else { return self }
+        guard case .key(let k) = step else { return field(at: Array(location.dropFirst())) }
+        return kind.fields?.first { $0.name == k }?.field(at: Array(location.dropFirst()))
     }
 }

@@ -8,11 +8,18 @@ public struct StatisticRequest: Sendable, Hashable {
     /// The size of ``ImageStatistics/map``, a box-filtered low-resolution copy (for saliency or
     /// entropy); nil: no map.
     public var mapSize: Size?
+    /// The statistic may be measured on a preview: a reduced decode (a JPEG at 1/8 its size, by
+    /// the decoder's DCT scaling) when the loader offers one and nothing but point operations
+    /// comes before the filter. Histograms, extremes, means and maps change little; the
+    /// measured ``ImageStatistics/size`` is then the preview's. Never with a ``background``:
+    /// a bounding box must be exact.
+    public var preview: Bool
 
-    public init(background: Pixel? = nil, threshold: Float = 0, mapSize: Size? = nil) {
+    public init(background: Pixel? = nil, threshold: Float = 0, mapSize: Size? = nil, preview: Bool = false) {
         self.background = background
         self.threshold = threshold
         self.mapSize = mapSize
+        self.preview = preview
     }
 }
 

@@ -2,7 +2,8 @@
 /// `resize width=800 fit=inside | sepia intensity=0.8 | transform rotate=-45deg translate=[-50%,12.5%]`.
 ///
 /// Filters are separated by `|`; each is a name followed by `key=value` pairs. A value in
-/// brackets is a list (`[a, b]`), and lists nest (`kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]`).
+/// brackets is a list (`[a, b]`), and lists nest (`kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]`);
+/// one in braces is a record (`shapes=[{shape=rect, rect=[0,0,50%,10%], fill=black}]`).
 public enum ChainSyntax {
     /// Lists nest at most this deep (a kernel needs 2). Parsing recurses per level, so hostile
     /// input such as 100 000 `[` must be refused before it exhausts the stack.
@@ -33,24 +34,35 @@ public enum ChainSyntax {
 
     /// Refuses unbalanced brackets and nesting deeper than ``maximumNesting``, in one scan.
     static func checkBrackets(_ text: String) throws(ParameterError) {
-        var depth = 0
+        var open = [Character]()
         for ch in text {
-            if ch == "[" {
-                depth += 1
-                guard depth <= maximumNesting else {
+            if ch == "[" || ch == "{" {
+                open.append(ch)
+                guard open.count <= maximumNesting else {
                     throw ParameterError("lists nest more than \(maximumNesting) levels deep; a kernel needs two ([[1, 2, 1], …])")
                 }
-            } else if ch == "]" {
-                depth -= 1
-                guard depth >= 0 else { throw ParameterError("a \"]\" closes no \"[\" in the chain") }
+            } else if ch == "]" || ch == "}" {
+                let opener: Character = ch == "]" ? "[" : "{"
+                guard open.popLast() == opener else { throw ParameterError("a \"\(ch)\" closes no \"\(opener)\" in the chain") }
             }
         }
-        guard depth == 0 else { throw ParameterError("a \"[\" is never closed in the chain") }
+        if let unclosed = open.last { throw ParameterError("a \"\(unclosed)\" is never closed in the chain") }
     }
 
     /// `[a, [b, c]]` → nested lists; anything else is a scalar.
     static func parseValue(_ text: String) throws(ParameterError) -> RawValue {
         let t = text.trimmed
+        if t.hasPrefix("{") {
+            guard t.hasSuffix("}") else { throw ParameterError("unbalanced braces in \"\(text)\"") }
+            var fields = [RawField]()
+            for item in splitTopLevel(String(t.dropFirst().dropLast()), on: ",") where !item.isEmpty {
+                guard let eq = item.firstIndex(of: "=") else {
+                    throw ParameterError("expected key=value inside {…}, got \"\(item)\"")
+                }
+                fields.append(RawField(String(item[..<eq]).trimmed, try parseValue(String(item[item.index(after: eq)...]))))
+            }
+            return .mapping(fields)
+        }
         guard t.hasPrefix("[") else { return .scalar(t) }
         guard t.hasSuffix("]") else { throw ParameterError("unbalanced brackets in \"\(text)\"") }
         let inner = String(t.dropFirst().dropLast())
@@ -64,7 +76,7 @@ public enum ChainSyntax {
     static func splitTopLevel(_ text: String, on separator: Character) -> [String] {
         var parts = [String](), current = "", depth = 0
         for ch in text {
-            if ch == "[" { depth += 1 } else if ch == "]" { depth -= 1 }
+            if ch == "[" || ch == "{" { depth += 1 } else if ch == "]" || ch == "}" { depth -= 1 }
             if ch == separator && depth == 0 {
                 parts.append(current.trimmed)
                 current = ""

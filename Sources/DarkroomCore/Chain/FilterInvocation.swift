@@ -20,7 +20,7 @@ public struct FilterInvocation: Sendable, Hashable {
                 throw ParameterError("\(name).\(key): given twice")
             }
             do { arguments.append((key, try p.parse(raw))) } catch {
-                throw ParameterError("\(name).\(key): \(error.message)")
+                throw ParameterError("\(name).\(key)\(error.locationText): \(error.message)")
             }
         }
         for p in descriptor.parameters where p.isRequired && !arguments.contains(where: { $0.name == p.name }) {
@@ -41,10 +41,8 @@ public struct FilterInvocation: Sendable, Hashable {
         var resolved = ResolvedParameters()
         for (key, argument) in arguments {
             let p = descriptor.parameter(named: key)!
-            switch argument {
-            case .value(let v): resolved.append(key, v, random: false)
-            case .random: resolved.append(key, p.draw(using: &rng), random: true)
-            }
+            let isRandom = if case .random = argument { true } else { false }
+            resolved.append(key, p.resolve(argument, using: &rng), random: isRandom)
         }
         for p in descriptor.parameters where !resolved.has(p.name) {
             if let d = p.defaultValue { resolved.append(p.name, d, random: false) }
@@ -101,6 +99,11 @@ extension ParameterDescriptor {
         if kind == .color {
             return .color(RGBA(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng),
                                Double.random(in: 0...1, using: &rng)))
+        }
+        if kind == .length && sliderMinimum == nil {
+            // A length with no slider is drawn as a share of the image (at least 1 % when it
+            // must be positive), so a random crop or offset fits any image.
+            return .length(Length(Double.random(in: (minimum ?? 0) > 0 ? 1...100 : 0...100, using: &rng), percent: true))
         }
         let range = randomRange ?? 0...1
         var v = Double.random(in: range, using: &rng)

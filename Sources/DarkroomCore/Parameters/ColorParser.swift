@@ -15,6 +15,8 @@ enum ColorParser {
             let text = s.trimmed.lowercased()
             if text.hasPrefix("#") { return hex(String(text.dropFirst())) }
             return cssNames[text]
+        case .mapping:
+            return nil
         }
     }
 

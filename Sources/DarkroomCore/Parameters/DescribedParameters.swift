@@ -50,6 +50,38 @@ public struct DescribedParameters: Sendable {
         return v
     }
 
+    /// The records of a records parameter, each read through the parameter's own fields (so
+    /// their defaults are written once, in the descriptor, too).
+    public func records(_ name: String) -> [DescribedParameters] {
+        guard case .records(let items) = self[name] else { preconditionFailure(kindError(name, "a list of records")) }
+        let fields = fieldsDescriptor(name)
+        return items.map { DescribedParameters($0, of: fields) }
+    }
+
+    /// A record parameter, read through its fields.
+    public func record(_ name: String) -> DescribedParameters {
+        guard case .record(let fields) = self[name] else { preconditionFailure(kindError(name, "a record")) }
+        return DescribedParameters(fields, of: fieldsDescriptor(name))
+    }
+
+    /// The given record, or nil (for records with no default).
+    public func optionalRecord(_ name: String) -> DescribedParameters? {
+        guard case .record(let fields)? = values[name] else { return nil }
+        return DescribedParameters(fields, of: fieldsDescriptor(name))
+    }
+
+    /// `draw.shapes` as a descriptor whose parameters are the record's fields.
+    private func fieldsDescriptor(_ name: String) -> FilterDescriptor {
+        FilterDescriptor(name: "\(descriptor.name).\(name)", displayName: name, categories: [], description: "",
+                         parameters: descriptor.parameter(named: name)?.kind.fields ?? [])
+    }
+
+    /// A list of numbers.
+    public func numbers(_ name: String) -> [Double] {
+        guard case .numbers(let v) = self[name] else { preconditionFailure(kindError(name, "a list of numbers")) }
+        return v
+    }
+
     /// The pixels of an image parameter (loaded when the chain was resolved).
     public func image(_ name: String) -> any ImageAsset {
         guard let image = values.images[name] else { preconditionFailure(kindError(name, "a loaded image")) }

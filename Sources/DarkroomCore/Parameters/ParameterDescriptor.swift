@@ -30,6 +30,9 @@ public struct ParameterDescriptor: Sendable, Hashable {
         identity: ParameterValue? = nil, unit: String? = nil, required: Bool = false
     ) {
         precondition(!required || defaultValue == nil, "a required parameter has no default")
+        // Files are loaded per parameter of the filter, not per field of a record.
+        precondition(kind.fields?.allSatisfy { $0.kind != .image && $0.kind != .dataFile } ?? true,
+                     "\(name): a record's fields may not be files")
         self.isRequired = required
         self.name = name
         self.kind = kind

@@ -28,6 +28,12 @@ public enum ParameterKind: Sendable, Hashable {
     /// A data file (a `.cube` LUT, a font): a path, relative to the config's folder; the filter
     /// receives its bytes as a ``DataAsset``.
     case dataFile
+    /// A list of records (a `draw`'s shapes, a gradient's stops): each a mapping whose keys are
+    /// the given parameters, checked, defaulted and drawn at random like a filter's own.
+    /// Fields may not be files, records or lists of records.
+    case records([ParameterDescriptor])
+    /// One record (a `group`'s shadow), as in ``records(_:)``.
+    case record([ParameterDescriptor])
 
     /// The name used in help text and `darkroom filters --json`.
     public var name: String {
@@ -44,6 +50,16 @@ public enum ParameterKind: Sendable, Hashable {
         case .matrix: "matrix"
         case .image: "image"
         case .dataFile: "file"
+        case .records: "records"
+        case .record: "record"
+        }
+    }
+
+    /// The fields of a record kind, else nil.
+    public var fields: [ParameterDescriptor]? {
+        switch self {
+        case .records(let f), .record(let f): f
+        default: nil
         }
     }
 

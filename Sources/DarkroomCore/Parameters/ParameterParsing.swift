@@ -2,13 +2,28 @@ import Foundation
 
 extension ParameterDescriptor {
     /// Checks a user-written value against this parameter and returns it parsed.
-    /// `random` is accepted for numeric kinds that have a range to draw from.
+    /// `random` is accepted for numeric kinds that have a range to draw from (lengths always:
+    /// without a slider they are drawn as a share of the image) and for colours.
     public func parse(_ raw: RawValue) throws(ParameterError) -> Argument {
+        switch kind {
+        case .records(let fields):
+            guard case .list(let items) = raw else { throw fail(raw) }
+            var records = [[NamedArgument]]()
+            for (i, item) in items.enumerated() {
+                do { records.append(try Self.parseRecord(item, fields: fields, expectation: recordExpectation(fields))) } catch {
+                    throw error.inside(.index(i))
+                }
+            }
+            return .records(records)
+        case .record(let fields):
+            return .record(try Self.parseRecord(raw, fields: fields, expectation: expectation))
+        default: break
+        }
         if case .scalar(let s) = raw, s.lowercased() == "random" {
             guard kind.isNumeric || kind == .color else {
                 throw ParameterError("\(expectation), got \"random\" (random is for numbers and colours)")
             }
-            guard kind == .color || randomRange != nil else {
+            guard kind == .color || kind == .length || randomRange != nil else {
                 throw ParameterError("\(expectation), got \"random\" (this parameter has no range to draw from)")
             }
             return .random
@@ -33,8 +48,38 @@ extension ParameterDescriptor {
         case .numbers: return "expected a list of numbers"
         case .image: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, HEIF or AVIF)"
         case .dataFile: return "expected the path of a file"
+        case .records(let fields): return "expected a list of mappings of " + fields.map(\.name).joined(separator: ", ")
+        case .record(let fields): return recordExpectation(fields)
         case .matrix: return "expected a square matrix: rows of equal length like [[0, 1, 0], [1, 1, 1], [0, 1, 0]], or a flat list of n² numbers"
         }
+    }
+
+    /// "expected a mapping of shape, fill, stroke…"
+    private func recordExpectation(_ fields: [ParameterDescriptor]) -> String {
+        "expected a mapping of " + fields.map(\.name).joined(separator: ", ")
+    }
+
+    /// One record's fields, each checked against its descriptor; required ones must be there.
+    private static func parseRecord(_ raw: RawValue, fields: [ParameterDescriptor],
+                                    expectation: String) throws(ParameterError) -> [NamedArgument] {
+        guard case .mapping(let written) = raw else { throw ParameterError("\(expectation), got \(raw)") }
+        var arguments = [NamedArgument]()
+        for field in written {
+            guard let descriptor = fields.first(where: { $0.name == field.key }) else {
+                throw ParameterError("unknown key \"\(field.key)\"" + suggestionText(field.key, among: fields.map(\.name)),
+                                     at: [.key(field.key)])
+            }
+            guard !arguments.contains(where: { $0.name == field.key }) else {
+                throw ParameterError("given twice", at: [.key(field.key)])
+            }
+            do { arguments.append(NamedArgument(field.key, try descriptor.parse(field.value))) } catch {
+                throw error.inside(.key(field.key))
+            }
+        }
+        for descriptor in fields where descriptor.isRequired && !arguments.contains(where: { $0.name == descriptor.name }) {
+            throw ParameterError("needs \(descriptor.name) (\(descriptor.description))")
+        }
+        return arguments
     }
 
     private func fail(_ raw: RawValue) -> ParameterError {
@@ -43,6 +88,8 @@ extension ParameterDescriptor {
 
     private func parseValue(_ raw: RawValue) throws(ParameterError) -> ParameterValue {
         switch kind {
+        case .records, .record:
+            preconditionFailure("records are parsed by parse(_:)")
         case .image, .dataFile:
             guard case .scalar(let s) = raw, !s.trimmed.isEmpty else { throw fail(raw) }
             return .file(s.trimmed)

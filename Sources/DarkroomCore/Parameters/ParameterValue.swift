@@ -52,6 +52,9 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case numbers([Double])
     /// A file's path (image and data-file parameters); absolute once a config resolved it.
     case file(String)
+    /// Records (shapes, gradient stops), each with its fields checked, drawn and defaulted.
+    case records([ResolvedParameters])
+    case record(ResolvedParameters)
 
     public var description: String {
         switch self {
@@ -63,7 +66,16 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .choice(let s): s
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
         case .file(let path): path
+        case .records(let items): "[" + items.map(Self.recordText).joined(separator: ", ") + "]"
+        case .record(let fields): Self.recordText(fields)
         }
+    }
+}
+
+extension ParameterValue {
+    /// `{shape=rect, fill=#ff0000ff}`: the `--chain` form, which reads back as the same record.
+    static func recordText(_ fields: ResolvedParameters) -> String {
+        "{" + fields.entries.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + "}"
     }
 }
 

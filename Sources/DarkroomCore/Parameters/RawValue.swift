@@ -5,17 +5,47 @@
 public indirect enum RawValue: Hashable, Sendable, CustomStringConvertible {
     case scalar(String)
     case list([RawValue])
+    /// Keys and values in the order written (a shape `{shape: rect, fill: red}`, a gradient stop).
+    case mapping([RawField])
 
     public var description: String {
         switch self {
         case .scalar(let s): "\"\(s)\""
         case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .mapping(let fields): "{" + fields.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
     }
 }
 
-/// A value the user gave for one parameter: fixed, or drawn at random for each job.
+/// One `key: value` of a ``RawValue/mapping(_:)``.
+public struct RawField: Hashable, Sendable {
+    public var key: String
+    public var value: RawValue
+
+    public init(_ key: String, _ value: RawValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A value the user gave for one parameter: fixed, drawn at random for each job, or a record
+/// (or list of records) whose own fields may be either.
 public enum Argument: Hashable, Sendable {
     case value(ParameterValue)
     case random
+    /// A ``ParameterKind/records(_:)`` value: one list of fields per record.
+    case records([[NamedArgument]])
+    /// A ``ParameterKind/record(_:)`` value.
+    case record([NamedArgument])
+}
+
+/// One field of a record argument.
+public struct NamedArgument: Hashable, Sendable {
+    public var name: String
+    public var argument: Argument
+
+    public init(_ name: String, _ argument: Argument) {
+        self.name = name
+        self.argument = argument
+    }
 }

@@ -4,8 +4,22 @@
 public struct ResolvedParameters: Sendable, Hashable {
     /// Given and defaulted values in order (given first, in the order written; then defaults).
     public private(set) var entries: [(name: String, value: ParameterValue)]
-    /// Names whose value was drawn at random, for the report.
-    public private(set) var randomNames: Set<String>
+    /// Names whose value was drawn at random, for the report; a record's field reads
+    /// `shapes[2].fill`.
+    public var randomNames: Set<String> {
+        var names = drawn
+        for (name, value) in entries {
+            switch value {
+            case .records(let items):
+                for (i, item) in items.enumerated() { names.formUnion(item.randomNames.map { "\(name)[\(i)].\($0)" }) }
+            case .record(let fields): names.formUnion(fields.randomNames.map { "\(name).\($0)" })
+            default: break
+            }
+        }
+        return names
+    }
+    /// This level's names drawn at random.
+    private var drawn: Set<String>
     /// The loaded files of image and data-file parameters, by parameter name. Not part of the
     /// value's identity: the path in ``entries`` is.
     public private(set) var images: [String: any ImageAsset] = [:]
@@ -18,7 +32,7 @@ public struct ResolvedParameters: Sendable, Hashable {
 
     public init(entries: [(name: String, value: ParameterValue)] = [], randomNames: Set<String> = []) {
         self.entries = entries
-        self.randomNames = randomNames
+        self.drawn = randomNames
     }
 
     public subscript(name: String) -> ParameterValue? {
@@ -52,6 +66,14 @@ public struct ResolvedParameters: Sendable, Hashable {
         if case .choice(let v)? = self[name] { return v }
         return nil
     }
+    public func records(_ name: String) -> [ResolvedParameters]? {
+        if case .records(let v)? = self[name] { return v }
+        return nil
+    }
+    public func record(_ name: String) -> ResolvedParameters? {
+        if case .record(let v)? = self[name] { return v }
+        return nil
+    }
     public func numbers(_ name: String) -> [Double]? {
         if case .numbers(let v)? = self[name] { return v }
         return nil
@@ -69,7 +91,7 @@ public struct ResolvedParameters: Sendable, Hashable {
 
     mutating func append(_ name: String, _ value: ParameterValue, random: Bool) {
         entries.append((name, value))
-        if random { randomNames.insert(name) }
+        if random { drawn.insert(name) }
     }
 
     public static func == (l: Self, r: Self) -> Bool {

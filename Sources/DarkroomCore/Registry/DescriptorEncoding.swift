@@ -3,7 +3,7 @@
 extension ParameterDescriptor: Encodable {
     private enum Keys: String, CodingKey {
         case name, kind, choices, description, defaultValue = "default", minimum, maximum
-        case sliderMinimum = "slider_minimum", sliderMaximum = "slider_maximum", identity, unit, required
+        case sliderMinimum = "slider_minimum", sliderMaximum = "slider_maximum", identity, unit, required, fields
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -20,6 +20,7 @@ extension ParameterDescriptor: Encodable {
         try c.encodeIfPresent(identity, forKey: .identity)
         try c.encodeIfPresent(unit, forKey: .unit)
         try c.encode(isRequired, forKey: .required)
+        try c.encodeIfPresent(kind.fields, forKey: .fields)
     }
 }
 
@@ -34,7 +35,28 @@ extension ParameterValue: Encodable {
         case .numbers(let v): try c.encode(v)
         case .length(let l) where !l.isPercent: try c.encode(l.value)
         case .point(let x, let y): try c.encode([x.description, y.description])
+        case .records(let items): try c.encode(items.map(RecordJSON.init))
+        case .record(let fields): try c.encode(RecordJSON(fields))
         default: try c.encode(description)
         }
     }
+}
+
+/// A record as a JSON object of its fields.
+private struct RecordJSON: Encodable {
+    let fields: ResolvedParameters
+    init(_ fields: ResolvedParameters) { self.fields = fields }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        for (name, value) in fields.entries { try c.encode(value, forKey: AnyKey(name)) }
+    }
+}
+
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

@@ -24,6 +24,9 @@ public struct FilterRegistry: Sendable, Hashable {
     /// Every filter darkroom ships.
     public static let standard = FilterRegistry([
         ColorControlsFilter.self, SepiaFilter.self, HueFilter.self, GammaFilter.self, InvertFilter.self, PosterizeFilter.self,
+        ExposureFilter.self, MonochromeFilter.self, ColorMatrixFilter.self, GrayscaleFilter.self, PhotoEffectFilter.self,
+        ThresholdFilter.self, LevelsFilter.self, CurvesFilter.self, VibranceFilter.self, TemperatureTintFilter.self,
+        WhitePointFilter.self, ColorCubeFilter.self,
         ResizeFilter.self,
         CropFilter.self,
         TransformFilter.self,

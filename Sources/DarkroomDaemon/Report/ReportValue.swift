@@ -9,6 +9,8 @@ public enum ReportValue: Codable, Sendable, Equatable {
     case bool(Bool)
     case string(String)
     case array([ReportValue])
+    /// A record (a shape, a gradient stop), keyed by its fields' names.
+    case object([String: ReportValue])
 
     /// The report form of a resolved value; `kind` tells angles (stored in radians) apart.
     public init(_ value: ParameterValue, kind: ParameterKind?) {
@@ -20,7 +22,18 @@ public enum ReportValue: Codable, Sendable, Equatable {
         case .color(let c): self = .string(c.description)
         case .choice(let s), .file(let s): self = .string(s)
         case .numbers(let v): self = .array(v.map(ReportValue.number))
+        case .records(let items): self = .array(items.map { ReportValue(record: $0, kind: kind) })
+        case .record(let fields): self = ReportValue(record: fields, kind: kind)
         }
+    }
+
+    /// A record's fields, each in its report form (angles in degrees, as for a filter's own).
+    private init(record: ResolvedParameters, kind: ParameterKind?) {
+        var object = [String: ReportValue]()
+        for (name, value) in record.entries {
+            object[name] = ReportValue(value, kind: kind?.fields?.first { $0.name == name }?.kind)
+        }
+        self = .object(object)
     }
 
     /// `-45deg`, `12.5deg`: shortest text that reads back as the same number of degrees.
@@ -38,6 +51,7 @@ public enum ReportValue: Codable, Sendable, Equatable {
         if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let n = try? c.decode(Double.self) { self = .number(n) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let o = try? c.decode([String: ReportValue].self) { self = .object(o) }
         else { self = .array(try c.decode([ReportValue].self)) }
     }
 
@@ -48,6 +62,7 @@ public enum ReportValue: Codable, Sendable, Equatable {
         case .bool(let b): try c.encode(b)
         case .string(let s): try c.encode(s)
         case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
         }
     }
 }

@@ -58,6 +58,20 @@ final class ColorVipsAgreementTests: XCTestCase {
         }
     }
 
+    /// CIColorMatrix's RGB part is vips recomb's 3×3 matrix; the bias a `linear` after it.
+    func testColorMatrixMatchesVipsRecombThenLinear() throws {
+        let input = TestImage.texture(width: 23, height: 17)
+        let m: [Double] = [0.6, 0.3, 0.1, -0.2, 1.1, 0.1, 0.25, 0.25, 0.5]
+        try assertAgrees("color_matrix r=[0.6,0.3,0.1,0] g=[-0.2,1.1,0.1,0] b=[0.25,0.25,0.5,0] bias=[0.1,0.1,0.1,0]",
+                         on: input, with: [.recomb(m), .linear(1, 0.1)])
+    }
+
+    /// grayscale is recomb with every row the Rec. 709 weights.
+    func testGrayscaleMatchesVipsRecombWithRec709Rows() throws {
+        let input = TestImage.texture(width: 23, height: 17)
+        try assertAgrees("grayscale", on: input, with: [.recomb(Self.rec709 + Self.rec709 + Self.rec709)])
+    }
+
     // MARK: - Fusion and alpha
 
     /// The compiler fuses the chain into one pass (powers between fused matrices); vips runs each

@@ -21,7 +21,16 @@ struct TestAssets: AssetResolver {
         return image
     }
 
+    /// `.cube` LUTs written from the format's description: `warm.cube` a 5³ table of a warm cast,
+    /// `curve1d.cube` a 1-D curve alike on R, G, B, `channels1d.cube` a 1-D table whose columns differ.
+    static let data: [String: String] = [
+        "warm.cube": CubeText.threeD(size: 5) { SIMD3($0.x * 0.9 + 0.1, $0.y, $0.z * 0.8) },
+        "curve1d.cube": CubeText.oneD(size: 7) { v in SIMD3(repeating: v * v) },
+        "channels1d.cube": CubeText.oneD(size: 4) { v in SIMD3(v, 1 - v, v * 0.5) },
+    ]
+
     func data(at path: String) throws(ParameterError) -> DataAsset {
-        throw ParameterError("\(path): no such file")
+        guard let text = Self.data[path] else { throw ParameterError("\(path): no such file") }
+        return DataAsset(identity: AssetIdentity(path: path, sha256: String(repeating: "1", count: 64)), bytes: Array(text.utf8))
     }
 }

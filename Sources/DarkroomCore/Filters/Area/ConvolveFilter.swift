@@ -9,7 +9,8 @@ public struct ConvolveFilter: RegionFilter {
             ParameterDescriptor("kernel", .matrix,
                                 "The odd square matrix, as rows [[a, b, c], [d, e, f], [g, h, i]] or a flat list of n² numbers.",
                                 required: true),
-            ParameterDescriptor("scale", .scalar, "Divisor of the weighted sum; default the sum of the kernel, or 1 if that is 0."),
+            ParameterDescriptor("scale", .scalar, "Divisor of the weighted sum; default the sum of the kernel, or 1 if that is 0.",
+                                slider: 1...16),
             ParameterDescriptor("offset", .scalar, "Added after dividing, in channel units (1 = full range).",
                                 default: .number(0), slider: -1...1, identity: .number(0)),
         ])
