@@ -28,6 +28,9 @@ public struct StatisticRequest: Sendable, Hashable {
 public struct ImageStatistics: Sendable {
     /// The size of the image measured.
     public var size: Size
+    /// The size of the image the statistic stands for: ``size``, or the full-size image when a
+    /// preview was measured (coordinates of the map and box then scale by fullSize / size).
+    public var fullSize: Size
     /// Per channel (R, G, B, A), 256 bins over 0…1 (values outside land in the end bins).
     public var histogram: [[Int]]
     /// 256 bins of Rec. 709 luminance (0.2126 R + 0.7152 G + 0.0722 B) over 0…1, as the channels'.
@@ -64,6 +67,7 @@ public struct ImageStatistics: Sendable {
     /// Nothing measured yet, for an image of `size`.
     public init(size: Size, request: StatisticRequest) {
         self.size = size
+        fullSize = size
         histogram = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)
         luminanceHistogram = [Int](repeating: 0, count: 256)
         minimum = Pixel(repeating: .infinity)

@@ -4,6 +4,8 @@ import Foundation
 /// `entropy`, as libvips' `smartcrop` does. Both work on the analysis pass's 128 × 128 map (the
 /// image box-averaged into cells), so they cost one more decode of the chain before the crop
 /// and a few microseconds of arithmetic:
+/// The map is measured on a preview when the loader gives one (a JPEG at 1/8, when only point
+/// filters come before): a 128 × 128 map needs no more.
 /// - **attention** (vips' default): each cell scores `2·edges + saturation + skin/2` — edges the
 ///   absolute Laplacian of the luminance, saturation `max − min` of R, G, B, skin 1 for cells of
 ///   skin-like colour (R > 0.35, R > G > B, R − B > 0.12) — the scores are smoothed by two 3×3
@@ -20,16 +22,21 @@ public enum InterestMeasure: String, Sendable, CaseIterable {
 
     /// A `size` window of an image, chosen by this measure from its statistics.
     func window(of size: Size, in statistics: ImageStatistics) -> Rect {
-        let image = statistics.size
+        let image = statistics.fullSize
         guard let grid = InterestGrid(statistics), size.width < image.width || size.height < image.height else {
             let o = Gravity.center.origin(of: size, in: image)
             return Rect(x: o.x, y: o.y, width: size.width, height: size.height)
         }
-        let centre: (x: Double, y: Double)
+        // The grid is in the measured image's pixels (a preview's, maybe): scale to the full image.
+        let sx = Double(image.width) / Double(statistics.size.width), sy = Double(image.height) / Double(statistics.size.height)
+        let measured: (x: Double, y: Double)
         switch self {
-        case .attention: centre = grid.attentionCentre()
-        case .entropy: centre = grid.entropyCentre(keeping: size)
+        case .attention: measured = grid.attentionCentre()
+        case .entropy:
+            measured = grid.entropyCentre(keeping: Size(width: max(1, Int((Double(size.width) / sx).rounded())),
+                                                        height: max(1, Int((Double(size.height) / sy).rounded()))))
         }
+        let centre = (x: measured.x * sx, y: measured.y * sy)
         let x = min(max(Int((centre.x - Double(size.width) / 2).rounded()), 0), image.width - size.width)
         let y = min(max(Int((centre.y - Double(size.height) / 2).rounded()), 0), image.height - size.height)
         return Rect(x: x, y: y, width: size.width, height: size.height)
@@ -144,10 +151,10 @@ struct SmartCrop: AnalysisFilter {
         measure = crop.interest ?? .attention
     }
 
-    var statisticRequest: StatisticRequest { StatisticRequest(mapSize: InterestMeasure.mapSize) }
+    var statisticRequest: StatisticRequest { StatisticRequest(mapSize: InterestMeasure.mapSize, preview: true) }
 
     func resolved(with statistics: ImageStatistics) -> any Filter {
-        MeasuredCrop(rect: measure.window(of: crop.rect(in: statistics.size).size, in: statistics))
+        MeasuredCrop(rect: measure.window(of: crop.rect(in: statistics.fullSize).size, in: statistics))
     }
 
     /// The centred crop: the same size, so the same limits and memory.
