@@ -32,6 +32,7 @@ bench:
 	scripts/install-deps.sh --bench
 	$(SWIFT) build -c release
 	Benchmarks/run.sh
+	Benchmarks/area.sh
 	Benchmarks/colour.sh
 	Benchmarks/formats.sh
 	Benchmarks/daemon.sh

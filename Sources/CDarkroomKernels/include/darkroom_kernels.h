@@ -45,4 +45,11 @@ void dr_blur_down_rgb8(const uint8_t *const *rows, int rowCount, const float *we
 void dr_blur_down(const float *const *rows, int rowCount, const float *weights, int h, int count,
                   float *out, ptrdiff_t outStride);
 
+/*
+ * The 3×3 median of each channel for `count` float RGBA pixels: above, row and below point at
+ * the pixel left of the first output's column in the three input rows (each is read for
+ * count + 2 pixels).
+ */
+void dr_median3_row(const float *above, const float *row, const float *below, int count, float *out);
+
 #endif

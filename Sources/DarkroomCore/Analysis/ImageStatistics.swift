@@ -28,6 +28,9 @@ public struct StatisticRequest: Sendable, Hashable {
 public struct ImageStatistics: Sendable {
     /// The size of the image measured.
     public var size: Size
+    /// The size of the image the statistic stands for: ``size``, or the full-size image when a
+    /// preview was measured (coordinates of the map and box then scale by fullSize / size).
+    public var fullSize: Size
     /// Per channel (R, G, B, A), 256 bins over 0…1 (values outside land in the end bins).
     public var histogram: [[Int]]
     /// 256 bins of Rec. 709 luminance (0.2126 R + 0.7152 G + 0.0722 B) over 0…1, as the channels'.
@@ -64,6 +67,7 @@ public struct ImageStatistics: Sendable {
     /// Nothing measured yet, for an image of `size`.
     public init(size: Size, request: StatisticRequest) {
         self.size = size
+        fullSize = size
         histogram = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)
         luminanceHistogram = [Int](repeating: 0, count: 256)
         minimum = Pixel(repeating: .infinity)
@@ -75,36 +79,59 @@ public struct ImageStatistics: Sendable {
         mapCounts = [Int](repeating: 0, count: request.mapSize?.area ?? 0)
     }
 
-    /// Adds the pixels of `rows` (a strip of the image).
+    /// Adds the pixels of `rows` (a strip of the image). The counts go to flat local buffers
+    /// first (nested arrays cost a uniqueness check per access) and are added once per strip.
     mutating func measure(_ rows: RegionView, request: StatisticRequest) {
         let r = rows.rect
         var box: Rect?
-        for y in r.y..<r.maxY {
-            let row = rows.pointer(r.x, y)
-            var first = Int.max, last = Int.min
-            for x in 0..<r.width {
-                let premultiplied = row[x], p = premultiplied.unpremultiplied
-                minimum = pointwiseMin(minimum, p)
-                maximum = pointwiseMax(maximum, p)
-                sum += SIMD4<Double>(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3]))
-                for c in 0..<4 { histogram[c][Self.bin(p[c])] += 1 }
-                luminanceHistogram[Self.bin(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])] += 1
-                if let background = request.background, differs(p, background, by: request.threshold) {
-                    first = min(first, x + r.x)
-                    last = max(last, x + r.x)
+        // The map cell of each column, once per strip (a division per pixel otherwise).
+        let cellColumns = mapSize.map { m in (0..<r.width).map { min(($0 + r.x) * m.width / size.width, m.width - 1) } } ?? []
+        var counts = [Int](repeating: 0, count: 5 * 256)
+        var low = minimum, high = maximum, total = sum
+        // Taken out of self while the loop runs (swapped, not copied), so no access overlaps.
+        var sums = [SIMD4<Double>](), cellCounts = [Int]()
+        swap(&sums, &mapSums)
+        swap(&cellCounts, &mapCounts)
+        defer {
+            swap(&sums, &mapSums)
+            swap(&cellCounts, &mapCounts)
+        }
+        counts.withUnsafeMutableBufferPointer { counts in
+            sums.withUnsafeMutableBufferPointer { mapSums in
+                cellCounts.withUnsafeMutableBufferPointer { mapCounts in
+                    for y in r.y..<r.maxY {
+                        let row = rows.pointer(r.x, y)
+                        let cellRow = mapSize.map { m in min(y * m.height / size.height, m.height - 1) * m.width } ?? 0
+                        var first = Int.max, last = Int.min
+                        for x in 0..<r.width {
+                            let premultiplied = row[x], p = premultiplied.unpremultiplied
+                            low = Self.lanewiseMin(low, p)
+                            high = Self.lanewiseMax(high, p)
+                            total += SIMD4<Double>(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3]))
+                            for c in 0..<4 { counts[c * 256 + Self.bin(p[c])] += 1 }
+                            counts[4 * 256 + Self.bin(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])] += 1
+                            if let background = request.background, differs(p, background, by: request.threshold) {
+                                first = min(first, x + r.x)
+                                last = max(last, x + r.x)
+                            }
+                            if mapSize != nil {
+                                let i = cellRow + cellColumns[x]
+                                mapSums[i] += SIMD4<Double>(Double(premultiplied[0]), Double(premultiplied[1]),
+                                                            Double(premultiplied[2]), Double(premultiplied[3]))
+                                mapCounts[i] += 1
+                            }
+                        }
+                        if first <= last {
+                            let line = Rect(x: first, y: y, width: last - first + 1, height: 1)
+                            box = box.map { $0.union(line) } ?? line
+                        }
+                    }
                 }
-                if let m = mapSize {
-                    let i = min(y * m.height / size.height, m.height - 1) * m.width + min((x + r.x) * m.width / size.width, m.width - 1)
-                    mapSums[i] += SIMD4<Double>(Double(premultiplied[0]), Double(premultiplied[1]),
-                                                Double(premultiplied[2]), Double(premultiplied[3]))
-                    mapCounts[i] += 1
-                }
-            }
-            if first <= last {
-                let line = Rect(x: first, y: y, width: last - first + 1, height: 1)
-                box = box.map { $0.union(line) } ?? line
             }
         }
+        (minimum, maximum, sum) = (low, high, total)
+        for c in 0..<4 { for b in 0..<256 { histogram[c][b] += counts[c * 256 + b] } }
+        for b in 0..<256 { luminanceHistogram[b] += counts[4 * 256 + b] }
         if let box { boundingBox = boundingBox.isEmpty ? box : boundingBox.union(box) }
     }
 
@@ -112,8 +139,8 @@ public struct ImageStatistics: Sendable {
     mutating func fold(_ next: ImageStatistics) {
         for c in 0..<4 { for b in 0..<256 { histogram[c][b] += next.histogram[c][b] } }
         for b in 0..<256 { luminanceHistogram[b] += next.luminanceHistogram[b] }
-        minimum = pointwiseMin(minimum, next.minimum)
-        maximum = pointwiseMax(maximum, next.maximum)
+        minimum = Self.lanewiseMin(minimum, next.minimum)
+        maximum = Self.lanewiseMax(maximum, next.maximum)
         sum += next.sum
         if !next.boundingBox.isEmpty { boundingBox = boundingBox.isEmpty ? next.boundingBox : boundingBox.union(next.boundingBox) }
         for i in mapSums.indices {
@@ -122,8 +149,18 @@ public struct ImageStatistics: Sendable {
         }
     }
 
+    // Lane by lane: the generic pointwiseMin/Max are not specialised here and cost 30× more.
+    @inline(__always) static func lanewiseMin(_ a: Pixel, _ b: Pixel) -> Pixel {
+        Pixel(Swift.min(a[0], b[0]), Swift.min(a[1], b[1]), Swift.min(a[2], b[2]), Swift.min(a[3], b[3]))
+    }
+
+    @inline(__always) static func lanewiseMax(_ a: Pixel, _ b: Pixel) -> Pixel {
+        Pixel(Swift.max(a[0], b[0]), Swift.max(a[1], b[1]), Swift.max(a[2], b[2]), Swift.max(a[3], b[3]))
+    }
+
     /// The bin of a value: 0…1 in 256 steps, rounded (8-bit input lands exactly on its bin).
-    static func bin(_ v: Float) -> Int { Int((min(max(v, 0), 1) * 255).rounded()) }
+    /// (+0.5 and truncation: `rounded()` is a libm call per value.)
+    @inline(__always) static func bin(_ v: Float) -> Int { Int(min(max(v, 0), 1) * 255 + 0.5) }
 
     private func differs(_ p: Pixel, _ q: Pixel, by threshold: Float) -> Bool {
         abs(p[0] - q[0]) > threshold || abs(p[1] - q[1]) > threshold || abs(p[2] - q[2]) > threshold || abs(p[3] - q[3]) > threshold

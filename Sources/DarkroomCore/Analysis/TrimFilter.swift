@@ -30,23 +30,8 @@ public struct TrimFilter: AnalysisFilter {
     }
 
     public func resolved(with statistics: ImageStatistics) -> any Filter {
-        Cut(rect: statistics.boundingBox.isEmpty ? Rect(x: 0, y: 0, width: 1, height: 1) : statistics.boundingBox)
+        MeasuredCrop(rect: statistics.boundingBox.isEmpty ? Rect(x: 0, y: 0, width: 1, height: 1) : statistics.boundingBox)
     }
 
-    public var worstCase: any Filter { Cut(rect: nil) }
-
-    /// The crop a trim resolves to; nil keeps everything.
-    struct Cut: RegionFilter {
-        static let descriptor = FilterDescriptor(name: "trim", displayName: "Trim", categories: [], description: "The measured crop.")
-        let rect: Rect?
-        init(rect: Rect?) { self.rect = rect }
-        init(parameters: ResolvedParameters) { rect = nil }
-
-        private func window(_ input: Size) -> Rect { rect?.intersection(Rect(size: input)) ?? Rect(size: input) }
-        func outputSize(for input: Size) -> Size { window(input).size }
-        func plan(for input: Size) -> KernelPlan {
-            let r = window(input)
-            return KernelPlan(CopyKernel(inputSize: input, outputSize: r.size, origin: (r.x, r.y)))
-        }
-    }
+    public var worstCase: any Filter { MeasuredCrop(rect: nil) }
 }

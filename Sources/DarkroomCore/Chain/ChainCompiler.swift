@@ -12,7 +12,9 @@ public enum ChainCompiler {
     /// Adds `filter` to `stages`, fused into the point stage before it when it is a point filter.
     static func append(_ filter: any Filter, named name: String, to stages: inout [CompiledChain.Stage]) {
         guard !filter.isIdentity else { return }
-        if let analysis = filter as? any AnalysisFilter {
+        if let analysis = (filter as? any ContentAwareFilter)?.analysis {
+            stages.append(.analysis(name: name, filter: analysis))
+        } else if let analysis = filter as? any AnalysisFilter {
             stages.append(.analysis(name: name, filter: analysis))
         } else if let point = filter as? any PointFilter {
             if case .point(var names, let program)? = stages.last {

@@ -75,7 +75,9 @@ public struct CompiledChain: Sendable {
                 let prefix = Pipeline(chain: CompiledChain(stages: resolved), source: preview.traits, bandHeight: executor.bandHeight)
                 var sink = StatisticsSink(size: prefix.outputSize, request: request)
                 _ = try prefix.run(from: preview.source, into: &sink, executor: executor, deadline: deadline)
-                ChainCompiler.append(filter.resolved(with: sink.statistics), named: name, to: &resolved)
+                var statistics = sink.statistics
+                statistics.fullSize = Pipeline(chain: CompiledChain(stages: resolved), source: source, bandHeight: executor.bandHeight).outputSize
+                ChainCompiler.append(filter.resolved(with: statistics), named: name, to: &resolved)
                 continue
             }
             let prefix = Pipeline(chain: CompiledChain(stages: resolved), source: source, bandHeight: executor.bandHeight)

@@ -1,3 +1,5 @@
+import CDarkroomKernels
+
 /// A median filter (`vips rank` at the middle index; ImageMagick `-statistic Median`): each
 /// channel of each pixel becomes the median of that channel over the (2·radius + 1)² square
 /// around it, edges extended. It removes salt-and-pepper noise and keeps edges where a blur
@@ -5,7 +7,7 @@
 ///
 /// Channels are taken one by one, as vips does, on premultiplied values (the same as straight
 /// colour where the image is opaque). Radius 1 (3×3) runs a 19-comparison sorting network on
-/// all four channels at once; larger squares select the median of each channel.
+/// all four channels at once (in C, `dr_median3_row`); larger squares select the median of each channel.
 public struct MedianFilter: RegionFilter {
     /// 21×21 is 441 values a channel: far into "use a blur" territory, and each costs a selection.
     public static let maximumRadius = 10.0
@@ -45,12 +47,11 @@ struct MedianKernel: PixelKernel {
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let view = inputs[0], r = target.rect
         if radius == 1 {
+            func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> { UnsafeRawPointer(p).assumingMemoryBound(to: Float.self) }
             for y in r.y..<r.maxY {
-                let a = view.pointer(r.x - 1, y - 1), b = view.pointer(r.x - 1, y), c = view.pointer(r.x - 1, y + 1)
-                let out = target.pointer(r.x, y)
-                for x in 0..<r.width {
-                    out[x] = Self.median9(a[x], a[x + 1], a[x + 2], b[x], b[x + 1], b[x + 2], c[x], c[x + 1], c[x + 2])
-                }
+                _ = view.pointer(r.maxX + 1, y)  // the last column read, checked like every read
+                dr_median3_row(floats(view.pointer(r.x - 1, y - 1)), floats(view.pointer(r.x - 1, y)), floats(view.pointer(r.x - 1, y + 1)),
+                               Int32(r.width), UnsafeMutableRawPointer(target.pointer(r.x, y)).assumingMemoryBound(to: Float.self))
             }
             return
         }
@@ -71,26 +72,6 @@ struct MedianKernel: PixelKernel {
                 out[x] = p
             }
         }
-    }
-
-    /// The median of nine pixels per channel (Devillard's `opt_med9` network: 19 min/max pairs).
-    @inline(__always)
-    static func median9(_ p0: Pixel, _ p1: Pixel, _ p2: Pixel, _ p3: Pixel, _ p4: Pixel, _ p5: Pixel,
-                        _ p6: Pixel, _ p7: Pixel, _ p8: Pixel) -> Pixel {
-        var (p0, p1, p2, p3, p4, p5, p6, p7, p8) = (p0, p1, p2, p3, p4, p5, p6, p7, p8)
-        @inline(__always) func sort(_ a: inout Pixel, _ b: inout Pixel) {
-            let lo = pointwiseMin(a, b)
-            b = pointwiseMax(a, b)
-            a = lo
-        }
-        sort(&p1, &p2); sort(&p4, &p5); sort(&p7, &p8)
-        sort(&p0, &p1); sort(&p3, &p4); sort(&p6, &p7)
-        sort(&p1, &p2); sort(&p4, &p5); sort(&p7, &p8)
-        sort(&p0, &p3); sort(&p5, &p8); sort(&p4, &p7)
-        sort(&p3, &p6); sort(&p1, &p4); sort(&p2, &p5)
-        sort(&p4, &p7); sort(&p4, &p2); sort(&p6, &p4)
-        sort(&p4, &p2)
-        return p4
     }
 
     /// The `k`-th smallest of `values` (Hoare's selection; reorders them).

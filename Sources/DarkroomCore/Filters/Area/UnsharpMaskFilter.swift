@@ -85,7 +85,7 @@ struct UnsharpCombine: PixelKernel {
             }
             for x in 0..<r.width {
                 var d = image[x] - blurred[x]
-                if threshold > 0 { d.replace(with: 0, where: pointwiseMax(d, -d) .< Pixel(repeating: threshold)) }
+                if threshold > 0 { for c in 0..<4 where abs(d[c]) < threshold { d[c] = 0 } }
                 var p = image[x] + k * d
                 p[3] = image[x][3] >= 1 ? 1 : min(max(p[3], 0), 1)
                 out[x] = p

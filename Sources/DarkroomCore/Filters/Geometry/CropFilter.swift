@@ -4,7 +4,10 @@
 /// `width × height` anchored by `gravity`. It is clamped to the image and never empty: an
 /// origin past the right or bottom edge keeps the last column or row. Values that can never
 /// make sense (a zero size, a % origin of 100 or more) are rejected when the config loads.
-public struct CropFilter: RegionFilter {
+/// `gravity: attention | entropy` places the window where the image is most interesting
+/// (``InterestMeasure``, as `vips smartcrop`): the chain compiler then runs it as an analysis
+/// pass (``SmartCrop``).
+public struct CropFilter: RegionFilter, ContentAwareFilter {
     public static let descriptor = FilterDescriptor(
         name: "crop", displayName: "Crop", categories: ["geometry"],
         description: """
@@ -19,12 +22,15 @@ public struct CropFilter: RegionFilter {
                                 default: .length(Length(100, percent: true)), min: 1, identity: .length(Length(100, percent: true)), unit: "px"),
             ParameterDescriptor("height", .length, "Height (px or % of the height).",
                                 default: .length(Length(100, percent: true)), min: 1, identity: .length(Length(100, percent: true)), unit: "px"),
-            ParameterDescriptor("gravity", .choice(Gravity.allCases.map(\.rawValue)),
-                                "Place the width × height by compass point instead of x, y: center, north, north_east, …"),
+            ParameterDescriptor("gravity", .choice(Gravity.allCases.map(\.rawValue) + InterestMeasure.allCases.map(\.rawValue)),
+                                "Place the width × height by compass point instead of x, y: center, north, north_east, …; "
+                                    + "or where the image is most interesting, as vips smartcrop: attention or entropy."),
         ])
 
     public var x, y, width, height: Length
     public var gravity: Gravity?
+    /// Set for `gravity: attention | entropy`; the window is then measured (centred until it is).
+    public var interest: InterestMeasure?
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
@@ -33,6 +39,8 @@ public struct CropFilter: RegionFilter {
         width = p.length("width")
         height = p.length("height")
         gravity = parameters.choice("gravity").flatMap(Gravity.init(rawValue:))
+        interest = parameters.choice("gravity").flatMap(InterestMeasure.init(rawValue:))
+        if interest != nil { gravity = .center }
         if gravity != nil, x.value != 0 || y.value != 0 {
             throw ParameterError("give either x/y or gravity, not both")
         }
@@ -64,6 +72,8 @@ public struct CropFilter: RegionFilter {
     }
 
     public func outputSize(for input: Size) -> Size { rect(in: input).size }
+
+    public var analysis: (any AnalysisFilter)? { interest.map { SmartCrop(crop: self, measure: $0) } }
 
     public func plan(for input: Size) -> KernelPlan {
         let r = rect(in: input)

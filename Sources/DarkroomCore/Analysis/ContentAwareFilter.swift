@@ -1,0 +1,7 @@
+/// A region filter that needs an analysis pass only for some of its parameters (`crop` with
+/// `gravity: attention`): the chain compiler runs ``analysis`` in its place when it is set, and
+/// the filter itself, with no extra decode, otherwise.
+public protocol ContentAwareFilter: RegionFilter {
+    /// The analysis pass these parameters need, or nil.
+    var analysis: (any AnalysisFilter)? { get }
+}
