@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "DarkroomCodecs", dependencies: ["DarkroomCore", "CDarkroomCodecs"]),
         // The filters that draw and composite, on cairo, Pango and librsvg; and the shipped registry.
         .target(name: "DarkroomDrawing", dependencies: ["DarkroomCore", "CDarkroomDraw"]),
-        .target(name: "DarkroomConfig", dependencies: ["DarkroomCore", "CYAML"]),
+        // The config speaks the codecs' vocabulary (formats, chroma, metadata, colour options).
+        .target(name: "DarkroomConfig", dependencies: ["DarkroomCore", "DarkroomCodecs", "CYAML"]),
         .target(
             name: "DarkroomDaemon",
             dependencies: [
@@ -74,7 +75,7 @@ let package = Package(
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
         .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomTestSupport"]),
-        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
         // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),

@@ -63,3 +63,24 @@ bench "rotation: 30° with the canvas grown, 5000×5000 JPEG, Q75" \
 
 echo
 echo "ratios: darkroom's median time and peak memory divided by each tool's (below 1 = darkroom better)."
+
+# The memory estimate the daemon admits jobs by, against the pixel memory each job really held
+# (both from the job's report): the estimate must never be below the peak, and within 1.5× of it.
+echo
+echo "memory estimate (estimated_pixel_bytes ÷ peak_pixel_bytes, from each job's report):"
+estimate() {
+  local name=$1 chain=$2 input=$3 dir=$work/estimate-$1
+  rm -rf "$dir"
+  "$darkroom" process --chain "$chain" "$input" -o "$dir/out.jpg" --reports "$dir" >/dev/null
+  python3 - "$name" "$dir" <<'PY'
+import glob, json, sys
+name, folder = sys.argv[1], sys.argv[2]
+out = json.load(open(glob.glob(folder + "/*.json")[0]))["outputs"][0]
+est, peak = out["estimated_pixel_bytes"], out["peak_pixel_bytes"]
+print(f"  {name:10s} peak {peak / 2**20:6.1f} MiB  estimate {est / 2**20:6.1f} MiB  ratio {est / peak:.2f}"
+      + ("  BELOW THE PEAK" if est < peak else ""))
+PY
+}
+estimate chain "$chain" "$big"
+estimate thumbnail 'resize width=720' "$photo"
+estimate rotation 'transform rotate=30deg canvas=grow' "$big"

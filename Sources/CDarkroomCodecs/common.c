@@ -146,7 +146,7 @@ int dr_sniff(const unsigned char *bytes, size_t length) {
     return sniff_heif(bytes, length);
 }
 
-static void reset_info(dr_info *info) {
+void dr_info_reset(dr_info *info) {
     unsigned char *exif = info->exif;
     size_t capacity = info->exif_capacity;
     struct dr_metadata *metadata = info->metadata;
@@ -229,14 +229,14 @@ static dr_reader_opener reader_opener(int format) {
 
 dr_status dr_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                        char *message, size_t capacity) {
-    reset_info(info);
+    dr_info_reset(info);
     dr_info_reader read = info_reader(dr_sniff(bytes, length));
     return read != NULL ? read(bytes, length, info, message, capacity) : not_an_image(message, capacity);
 }
 
 dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                          dr_info *info, dr_reader **reader, char *message, size_t capacity) {
-    reset_info(info);
+    dr_info_reset(info);
     *reader = NULL;
     dr_reader_opener open = reader_opener(dr_sniff(bytes, length));
     return open != NULL ? open(bytes, length, options, info, reader, message, capacity)
@@ -276,10 +276,25 @@ dr_status dr_writer_write_rows(dr_writer *w, const unsigned char *rows, size_t s
     return w->write_rows(w, rows, stride, count, message, capacity);
 }
 
-dr_status dr_writer_finish(dr_writer *w, dr_buffer *out, char *message, size_t capacity) {
-    return w->finish(w, out, message, capacity);
+dr_status dr_writer_end(dr_writer *w, size_t *length, char *message, size_t capacity) {
+    *length = 0;
+    if (w->end != NULL) return w->end(w, length, message, capacity);
+    dr_status status = w->finish(w, &w->ended, message, capacity);
+    if (status == DR_OK) *length = w->ended.length;
+    return status;
+}
+
+void dr_writer_take(dr_writer *w, unsigned char *into) {
+    if (w->take != NULL) {
+        w->take(w, into);
+        return;
+    }
+    if (w->ended.length > 0) memcpy(into, w->ended.data, w->ended.length);
+    dr_buffer_free(&w->ended);
 }
 
 void dr_writer_close(dr_writer *w) {
-    if (w != NULL) w->close(w);
+    if (w == NULL) return;
+    dr_buffer_free(&w->ended);
+    w->close(w);
 }

@@ -162,8 +162,9 @@ dr_color_converter *dr_color_converter_make(const unsigned char *bytes, size_t l
         cmsUInt32Number in, out, flags = 0;
         int sixteen = bytes_per_sample == 2;
         if (c->kind == DR_SPACE_CMYK) {
-            in = inverted_cmyk ? TYPE_CMYK_8_REV : TYPE_CMYK_8;
-            out = TYPE_RGB_8;
+            /* 16-bit CMYK (TIFF) keeps its precision: 16-bit RGB out. */
+            in = sixteen ? (inverted_cmyk ? TYPE_CMYK_16_REV : TYPE_CMYK_16) : inverted_cmyk ? TYPE_CMYK_8_REV : TYPE_CMYK_8;
+            out = sixteen ? TYPE_RGB_16 : TYPE_RGB_8;
         } else if (channels == 4) {
             in = out = sixteen ? TYPE_RGBA_16 : TYPE_RGBA_8;
             flags = cmsFLAGS_COPY_ALPHA;

@@ -13,6 +13,9 @@ int dr_buffer_append(dr_buffer *buffer, const unsigned char *bytes, size_t lengt
 /* Copies up to the info's EXIF capacity from a TIFF stream. */
 void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length);
 
+/* Clears `info` for a new read, keeping the caller's EXIF buffer and metadata target. */
+void dr_info_reset(dr_info *info);
+
 /* Whether a decode of width × height fits the pixel budget. */
 int dr_fits(const dr_info *info, uint64_t max_pixels);
 
@@ -65,6 +68,11 @@ struct dr_writer {
                             char *message, size_t capacity);
     dr_status (*finish)(dr_writer *writer, dr_buffer *out, char *message, size_t capacity);
     void (*close)(dr_writer *writer);
+    /* TIFF instead of finish: ends the file keeping its bytes in the writer, then hands them
+     * over; the others' finish goes into `ended`. */
+    dr_status (*end)(dr_writer *writer, size_t *length, char *message, size_t capacity);
+    void (*take)(dr_writer *writer, unsigned char *into);
+    dr_buffer ended;
 };
 
 /* The header and reader entry points of each format (png.c, jpeg.c, tiff.c, webp.c, heif.c). */

@@ -2,14 +2,16 @@
  * TIFF through libtiff, read as it is stored: a striped file scanline by scanline
  * (TIFFReadScanline decodes a strip progressively, so even a one-strip scan streams), a tiled
  * one a row of tiles at a time. 8- and 16-bit grey, RGB, their alpha (associated alpha is
- * unpremultiplied) and 8-bit CMYK take this path; everything else libtiff can read (palette,
+ * unpremultiplied) and 8- and 16-bit CMYK (16-bit RGB out) take this path; everything else libtiff can read (palette,
  * 1-bit, subsampled YCbCr, separate planes, ...) goes through TIFFRGBAImage, 8-bit, a strip or
  * a row of tiles at a time. Only the first page (directory) is read; info->pages counts them.
  */
 #include "tiff_io.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What the first directory declares, as the reader needs it. */
 typedef struct {
@@ -104,15 +106,18 @@ static dr_status describe(TIFF *tif, dr_tiff_io *io, dr_info *info, tiff_layout 
     return DR_OK;
 }
 
-dr_status dr_tiff_read_info(const unsigned char *bytes, size_t length, dr_info *info,
-                            char *message, size_t capacity) {
-    dr_tiff_io io = {.bytes = bytes, .length = length, .message = message, .capacity = capacity};
+static dr_status read_info(dr_tiff_io io, dr_info *info) {
     TIFF *tif = dr_tiff_open(&io, "rm");
     if (tif == NULL) return io.status;
     tiff_layout layout;
     dr_status status = describe(tif, &io, info, &layout);
     TIFFClose(tif);
     return status;
+}
+
+dr_status dr_tiff_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                            char *message, size_t capacity) {
+    return read_info((dr_tiff_io){.bytes = bytes, .length = length, .message = message, .capacity = capacity}, info);
 }
 
 /* ---- reader ---- */
@@ -162,7 +167,7 @@ static int direct_layout(const tiff_layout *l) {
     case PHOTOMETRIC_MINISWHITE:
     case PHOTOMETRIC_RGB: return l->bps == 8 || l->bps == 16;
     case PHOTOMETRIC_YCBCR: return l->compression == COMPRESSION_JPEG && l->bps == 8; /* libjpeg gives RGB */
-    case PHOTOMETRIC_SEPARATED: return l->inkset == INKSET_CMYK && l->bps == 8;
+    case PHOTOMETRIC_SEPARATED: return l->inkset == INKSET_CMYK && (l->bps == 8 || l->bps == 16);
     default: return 0;
     }
 }
@@ -181,16 +186,25 @@ static void convert_direct(tiff_reader *r, const unsigned char *in, unsigned cha
     int w = r->base.width, spp = l->spp, channels = r->base.channels;
     const unsigned char *src = in + (size_t)r->crop_x * r->in_pixel;
     if (r->cmyk) {
+        /* The four inks of each pixel (extra samples dropped), 8 or 16 bits each. */
+        size_t sample = (size_t)r->base.bytes_per_sample, ink = 4 * sample;
+        const unsigned char *inks = src;
+        if (spp != 4) {
+            for (int x = 0; x < w; x++) memcpy(r->cmyk_row + ink * (size_t)x, src + (size_t)x * r->in_pixel, ink);
+            inks = r->cmyk_row;
+        }
         if (r->base.color != NULL) {
-            if (spp == 4) {
-                dr_color_converter_cmyk(r->base.color, src, out, (size_t)w);
-                return;
-            }
-            for (int x = 0; x < w; x++) memcpy(r->cmyk_row + 4 * x, src + (size_t)x * spp, 4);
-            dr_color_converter_cmyk(r->base.color, r->cmyk_row, out, (size_t)w);
+            dr_color_converter_cmyk(r->base.color, inks, out, (size_t)w);
+        } else if (sample == 1) {
+            dr_cmyk_to_rgb(inks, out, w, 0);
         } else {
-            for (int x = 0; x < w; x++) memcpy(r->cmyk_row + 4 * x, src + (size_t)x * spp, 4);
-            dr_cmyk_to_rgb(r->cmyk_row, out, w, 0);
+            /* The naive formula at 16 bits (only when no conversion was asked for). */
+            const uint16_t *p = (const uint16_t *)(const void *)inks;
+            uint16_t *o = (uint16_t *)(void *)out;
+            for (int x = 0; x < w; x++, p += 4, o += 3) {
+                uint32_t k = 65535u - p[3];
+                for (int c = 0; c < 3; c++) o[c] = (uint16_t)(((65535u - p[c]) * k + 32767u) / 65535u);
+            }
         }
         return;
     }
@@ -313,15 +327,15 @@ static dr_status tiff_read_rows(dr_reader *base, unsigned char *rows, size_t str
     return DR_OK;
 }
 
-dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
-                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_info *info, dr_reader **out,
+                             char *message, size_t capacity) {
     tiff_reader *r = calloc(1, sizeof *r);
     if (r == NULL) return DR_OUT_OF_MEMORY;
     r->base.format = DR_FORMAT_TIFF;
     r->base.read_rows = tiff_read_rows;
     r->base.close = tiff_reader_close;
-    r->base.bytes = bytes;
-    r->io = (dr_tiff_io){.bytes = bytes, .length = length, .message = message, .capacity = capacity};
+    r->base.bytes = io.bytes;
+    r->io = io;
     r->tif = dr_tiff_open(&r->io, "rm");
     dr_status status = r->tif == NULL ? r->io.status : describe(r->tif, &r->io, info, &r->layout);
     if (status == DR_OK && !dr_fits(info, options->max_pixels))
@@ -376,7 +390,7 @@ dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const d
             r->base.channels = r->alpha ? 4 : 3;
         }
     }
-    if (r->cmyk) r->cmyk_row = malloc(4 * (size_t)l->width);
+    if (r->cmyk) r->cmyk_row = malloc(4 * (size_t)r->base.bytes_per_sample * (size_t)l->width);
     if ((r->direct && !l->tiled ? r->row == NULL : r->band == NULL) || (r->cmyk && r->cmyk_row == NULL)) {
         tiff_reader_close(&r->base);
         dr_set_message(message, capacity, "out of memory for TIFF rows");
@@ -387,4 +401,47 @@ dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const d
     memcpy(info->warning, r->base.warning, sizeof info->warning);
     *out = &r->base;
     return DR_OK;
+}
+
+dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+    dr_tiff_io io = {.bytes = bytes, .length = length, .message = message, .capacity = capacity};
+    return reader_open(io, options, info, out, message, capacity);
+}
+
+/* ---- in place, through a descriptor ---- */
+
+/* Whether the file at `fd` starts like a TIFF; DR_UNSUPPORTED (or the read's error) otherwise. */
+static dr_status check_file(int fd, uint64_t length, char *message, size_t capacity) {
+    unsigned char head[16];
+    size_t n = length < sizeof head ? (size_t)length : sizeof head;
+    ssize_t got;
+    do got = pread(fd, head, n, 0); while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        dr_set_message(message, capacity, "the file could not be read: %s", strerror(errno));
+        return DR_TRUNCATED;
+    }
+    if (dr_sniff(head, (size_t)got) != DR_FORMAT_TIFF) {
+        dr_set_message(message, capacity, "only a TIFF is read in place; this file is read from memory");
+        return DR_UNSUPPORTED;
+    }
+    return DR_OK;
+}
+
+dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
+    dr_info_reset(info);
+    dr_status status = check_file(fd, length, message, capacity);
+    if (status != DR_OK) return status;
+    return read_info((dr_tiff_io){.file = 1, .fd = fd, .length = (size_t)length, .message = message,
+                                  .capacity = capacity}, info);
+}
+
+dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                              dr_reader **out, char *message, size_t capacity) {
+    dr_info_reset(info);
+    *out = NULL;
+    dr_status status = check_file(fd, length, message, capacity);
+    if (status != DR_OK) return status;
+    dr_tiff_io io = {.file = 1, .fd = fd, .length = (size_t)length, .message = message, .capacity = capacity};
+    return reader_open(io, options, info, out, message, capacity);
 }

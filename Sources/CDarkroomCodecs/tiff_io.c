@@ -7,7 +7,10 @@
  */
 #include "tiff_io.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,31 +60,94 @@ static void silence_globals(void) {
 
 static tmsize_t read_proc(thandle_t handle, void *into, tmsize_t size) {
     dr_tiff_io *io = handle;
-    if (io->bytes == NULL || size <= 0 || io->position >= io->length) return 0;
+    if (size <= 0 || io->position >= io->length) return 0;
     size_t n = (size_t)size < io->length - io->position ? (size_t)size : io->length - io->position;
-    memcpy(into, io->bytes + io->position, n);
-    io->position += n;
-    return (tmsize_t)n;
+    if (!io->file) {
+        if (io->bytes == NULL) return 0;
+        memcpy(into, io->bytes + io->position, n);
+        io->position += n;
+        return (tmsize_t)n;
+    }
+    /* A file that shrank since it was opened reads short: libtiff reports a read error. */
+    size_t done = 0;
+    while (done < n) {
+        ssize_t got = pread(io->fd, (unsigned char *)into + done, n - done, (off_t)(io->position + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        done += (size_t)got;
+    }
+    io->position += done;
+    return (tmsize_t)done;
+}
+
+void dr_tiff_chunks_free(dr_tiff_chunks *c) {
+    for (size_t i = 0; i < c->count; i++) free(c->chunks[i]);
+    free(c->chunks);
+    memset(c, 0, sizeof *c);
+}
+
+void dr_tiff_chunks_take(dr_tiff_chunks *c, unsigned char *into) {
+    for (size_t i = 0; i < c->count; i++) {
+        size_t start = i * DR_TIFF_CHUNK;
+        if (start < c->length) {
+            size_t n = c->length - start < DR_TIFF_CHUNK ? c->length - start : DR_TIFF_CHUNK;
+            memcpy(into + start, c->chunks[i], n);
+        }
+        free(c->chunks[i]);
+        c->chunks[i] = NULL;
+    }
+    dr_tiff_chunks_free(c);
+}
+
+/* Makes room for `end` bytes; new chunks are zeroed (a seek past the end leaves a gap of zeros). */
+static int chunks_reserve(dr_tiff_chunks *c, size_t end) {
+    size_t needed = (end + DR_TIFF_CHUNK - 1) / DR_TIFF_CHUNK;
+    if (needed <= c->count) return 1;
+    unsigned char **grown = realloc(c->chunks, needed * sizeof *grown);
+    if (grown == NULL) return 0;
+    c->chunks = grown;
+    while (c->count < needed) {
+        c->chunks[c->count] = calloc(1, DR_TIFF_CHUNK);
+        if (c->chunks[c->count] == NULL) return 0;
+        c->count++;
+    }
+    return 1;
 }
 
 static tmsize_t write_proc(thandle_t handle, void *from, tmsize_t size) {
     dr_tiff_io *io = handle;
     if (io->out == NULL || size < 0) return -1;
     size_t end = io->position + (size_t)size;
-    if (end > io->out->length) {
-        /* Grow to `end`, zero-filling a gap left by a seek past the end. */
-        size_t old = io->out->length;
-        static const unsigned char zeros[4096];
-        while (io->out->length < io->position) {
-            size_t gap = io->position - io->out->length;
-            if (!dr_buffer_append(io->out, zeros, gap < sizeof zeros ? gap : sizeof zeros)) return -1;
+    if (io->file) {
+        /* Straight into the output's temporary file; a seek past the end leaves a hole of zeros. */
+        size_t done = 0;
+        while (done < (size_t)size) {
+            ssize_t n = pwrite(io->fd, (const unsigned char *)from + done, (size_t)size - done, (off_t)(io->position + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                if (io->status == DR_OK) {
+                    io->status = DR_ENCODE_FAILED;
+                    dr_set_message(io->message, io->capacity, "TIFF: the output could not be written: %s", strerror(errno));
+                }
+                return -1;
+            }
+            done += (size_t)n;
         }
-        size_t overlap = io->position < old ? old - io->position : 0;
-        if (overlap > 0) memcpy(io->out->data + io->position, from, overlap);
-        if (!dr_buffer_append(io->out, (const unsigned char *)from + overlap, (size_t)size - overlap)) return -1;
-    } else {
-        memcpy(io->out->data + io->position, from, (size_t)size);
+        if (end > io->out->length) io->out->length = end;
+        io->position = end;
+        return size;
     }
+    if (!chunks_reserve(io->out, end)) return -1;
+    const unsigned char *p = from;
+    size_t at = io->position;
+    while (at < end) {
+        size_t offset = at % DR_TIFF_CHUNK;
+        size_t n = DR_TIFF_CHUNK - offset < end - at ? DR_TIFF_CHUNK - offset : end - at;
+        memcpy(io->out->chunks[at / DR_TIFF_CHUNK] + offset, p, n);
+        p += n;
+        at += n;
+    }
+    if (end > io->out->length) io->out->length = end;
     io->position = end;
     return size;
 }

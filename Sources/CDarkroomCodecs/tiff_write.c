@@ -14,7 +14,7 @@ typedef struct {
     dr_writer base; /* first: the generic writer */
     TIFF *tif;
     dr_tiff_io io;
-    dr_buffer out;
+    dr_tiff_chunks out;
     int width, height, written, tiled;
     size_t row_bytes;
     unsigned char *row;  /* striped: a copy of the row (libtiff's predictor works in place) */
@@ -25,7 +25,7 @@ typedef struct {
 static void tiff_writer_close(dr_writer *base) {
     tiff_writer *w = (tiff_writer *)base;
     if (w->tif != NULL) TIFFCleanup(w->tif);
-    dr_buffer_free(&w->out);
+    dr_tiff_chunks_free(&w->out);
     free(w->row);
     free(w->band);
     free(w->tile);
@@ -100,9 +100,9 @@ static dr_status tiff_write_rows(dr_writer *base, const unsigned char *rows, siz
     return DR_OK;
 }
 
-static dr_status tiff_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
+/* Ends the file: its bytes stay in the chunks until tiff_take. */
+static dr_status tiff_end(dr_writer *base, size_t *length, char *message, size_t capacity) {
     tiff_writer *w = (tiff_writer *)base;
-    memset(out, 0, sizeof *out);
     if (enter(w, message, capacity) != DR_OK) return w->io.status;
     if (w->written != w->height) {
         dr_set_message(message, capacity, "TIFF: %d of %d rows were written", w->written, w->height);
@@ -110,12 +110,16 @@ static dr_status tiff_finish(dr_writer *base, dr_buffer *out, char *message, siz
         return DR_ENCODE_FAILED;
     }
     if (!TIFFWriteDirectory(w->tif)) return failed(w, "TIFF: the directory could not be written");
-    TIFFClose(w->tif); /* flushes; the bytes are in w->out */
+    TIFFClose(w->tif); /* flushes into the chunks */
     w->tif = NULL;
     if (w->io.status != DR_OK) return w->io.status;
-    *out = w->out;
-    memset(&w->out, 0, sizeof w->out);
+    *length = w->out.length;
     return DR_OK;
+}
+
+static void tiff_take(dr_writer *base, unsigned char *into) {
+    tiff_writer *w = (tiff_writer *)base;
+    dr_tiff_chunks_take(&w->out, into);
 }
 
 dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options *options,
@@ -125,11 +129,13 @@ dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options
     w->base.format = DR_FORMAT_TIFF;
     w->base.set_icc = tiff_set_icc;
     w->base.write_rows = tiff_write_rows;
-    w->base.finish = tiff_finish;
+    w->base.end = tiff_end;
+    w->base.take = tiff_take;
     w->base.close = tiff_writer_close;
     w->width = width;
     w->height = height;
-    w->io = (dr_tiff_io){.out = &w->out, .message = message, .capacity = capacity};
+    w->io = (dr_tiff_io){.out = &w->out, .file = options->to_file != 0, .fd = options->fd, .message = message,
+                         .capacity = capacity};
     int channels = options->channels < 1 ? 1 : options->channels > 4 ? 4 : options->channels;
     int depth = options->bit_depth == 16 ? 16 : 8;
     int compression = options->compression;

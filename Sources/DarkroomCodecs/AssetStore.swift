@@ -10,39 +10,56 @@ import Foundation
 /// unreadable, not an image, too large (`limits`). Thread-safe: one lock around the cache; a
 /// file is loaded outside it, so a slow load does not stop jobs using other assets.
 public final class AssetStore: AssetResolver, @unchecked Sendable {
-    private struct Stamp: Equatable {
+    fileprivate struct Stamp: Equatable {
         var size: Int
         var modified: Date
     }
 
-    private enum Entry {
+    fileprivate enum Entry {
         case image(any ImageAsset)
         case data(DataAsset)
     }
 
+    /// The loaded files, shared by this store and every ``limited(maxPixels:maxFileBytes:)``
+    /// view of it, so a file is held once whatever limits the configs set.
+    private final class Cache: @unchecked Sendable {
+        let lock = NSLock()
+        var entries = [String: (stamp: Stamp, entry: Entry)]()
+    }
+
     private let limits: DecodeLimits
     private let hash: @Sendable ([UInt8]) -> String
-    private let lock = NSLock()
-    private var entries = [String: (stamp: Stamp, entry: Entry)]()
+    private let cache: Cache
 
     /// - Parameter hash: SHA-256 of a file's bytes as lowercase hex (the report's form).
-    public init(limits: DecodeLimits = DecodeLimits(), hash: @escaping @Sendable ([UInt8]) -> String) {
+    public convenience init(limits: DecodeLimits = DecodeLimits(), hash: @escaping @Sendable ([UInt8]) -> String) {
+        self.init(limits: limits, hash: hash, cache: Cache())
+    }
+
+    private init(limits: DecodeLimits, hash: @escaping @Sendable ([UInt8]) -> String, cache: Cache) {
         self.limits = limits
         self.hash = hash
+        self.cache = cache
+    }
+
+    /// The same files under a config's limits: a file past them is refused even when another
+    /// config, with larger limits, already loaded it.
+    public func limited(maxPixels: Int, maxFileBytes: Int) -> any AssetResolver {
+        AssetStore(limits: DecodeLimits(maxPixels: maxPixels, maxFileBytes: maxFileBytes), hash: hash, cache: cache)
     }
 
     /// Forgets every file, so the next use reads it again (SIGHUP).
     public func reload() {
-        lock.lock()
-        entries.removeAll()
-        lock.unlock()
+        cache.lock.lock()
+        cache.entries.removeAll()
+        cache.lock.unlock()
     }
 
     /// Bytes of pixels held, each asset once: what the memory budget sets aside for assets.
     public var byteCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.values.reduce(0) { total, held in
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        return cache.entries.values.reduce(0) { total, held in
             if case .image(let image) = held.entry { return total + image.byteCount }
             return total
         }
@@ -50,7 +67,12 @@ public final class AssetStore: AssetResolver, @unchecked Sendable {
 
     public func image(at path: String) throws(ParameterError) -> any ImageAsset {
         let (stamp, cached) = try lookUp(path)
-        if case .image(let image)? = cached { return image }
+        if case .image(let image)? = cached {
+            guard image.size.area <= limits.maxPixels else {
+                throw ParameterError("\(path): too large (\(image.size.width)×\(image.size.height) pixels, more than limits.max_pixels \(limits.maxPixels))")
+            }
+            return image
+        }
         let bytes = try read(path, stamp)
         let image: any ImageAsset
         do throws(CodecError) {
@@ -90,23 +112,23 @@ public final class AssetStore: AssetResolver, @unchecked Sendable {
         }
         guard attributes[.type] as? FileAttributeType == .typeRegular else { throw ParameterError("\(path): not a regular file") }
         let stamp = Stamp(size: (attributes[.size] as? Int) ?? 0, modified: (attributes[.modificationDate] as? Date) ?? .distantPast)
-        lock.lock()
-        defer { lock.unlock() }
-        guard let held = entries[path], held.stamp == stamp else { return (stamp, nil) }
+        guard stamp.size <= limits.maxFileBytes else {
+            throw ParameterError("\(path): too large (\(stamp.size) bytes, more than limits.max_file_bytes \(limits.maxFileBytes))")
+        }
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        guard let held = cache.entries[path], held.stamp == stamp else { return (stamp, nil) }
         return (stamp, held.entry)
     }
 
     private func read(_ path: String, _ stamp: Stamp) throws(ParameterError) -> [UInt8] {
-        guard stamp.size <= limits.maxFileBytes else {
-            throw ParameterError("\(path): too large (\(stamp.size) bytes, more than limits.max_file_bytes \(limits.maxFileBytes))")
-        }
         guard let data = FileManager.default.contents(atPath: path) else { throw ParameterError("\(path): cannot be read") }
         return [UInt8](data)
     }
 
     private func store(_ path: String, _ stamp: Stamp, _ entry: Entry) {
-        lock.lock()
-        entries[path] = (stamp, entry)
-        lock.unlock()
+        cache.lock.lock()
+        cache.entries[path] = (stamp, entry)
+        cache.lock.unlock()
     }
 }

@@ -10,8 +10,10 @@ import DarkroomCore
 public enum ChainRenderer {
     /// What a render produced.
     public struct Output: Sendable {
-        /// The encoded file.
+        /// The encoded file; empty when it was written into `options.destination`.
         public var bytes: [UInt8]
+        /// The encoded file's length in bytes, wherever it is.
+        public var byteCount: Int
         public var size: Size
         public var stats: RenderStats
         /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
@@ -52,6 +54,9 @@ public enum ChainRenderer {
         public var outputTraits: OutputTraits
         /// The decoder turns the image upright itself (HEIF, AVIF): outputs' EXIF Orientation is 1.
         public var decoderOrients: Bool = false
+        /// The shrink of the preview an analysis pass may be measured on (``StatisticRequest/preview``):
+        /// 8 for a JPEG (its DCT scaling makes a 1/8 decode cheap), 1 (none) for other formats.
+        public var previewShrink: Int = 1
     }
 
     /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
@@ -76,7 +81,7 @@ public enum ChainRenderer {
         return Plan(shrink: shrink, decodedSize: decoded, uprightSize: upright, orientation: orientation, chain: shrunk,
                     pipeline: pipeline, source: traits, color: ColorPlan(header: header, options: color),
                     outputTraits: outputTraits(pipeline, paletteSource: header.colorSpace == "palette"),
-                    decoderOrients: header.orientedByDecoder)
+                    decoderOrients: header.orientedByDecoder, previewShrink: header.format == .jpeg ? 8 : 1)
     }
 
     private static func outputTraits(_ pipeline: Pipeline, paletteSource: Bool) -> OutputTraits {
@@ -97,16 +102,32 @@ public enum ChainRenderer {
     public static func render(_ input: [UInt8], plan: Plan, options: EncodeOptions, limits: DecodeLimits,
                               executor: StripExecutor = StripExecutor(),
                               deadline: Deadline? = nil) throws(CodecError) -> Output {
+        try render(ImageInput(input), plan: plan, options: options, limits: limits, executor: executor, deadline: deadline)
+    }
+
+    /// The same from an input that may be read in place (a TIFF).
+    public static func render(_ input: ImageInput, plan: Plan, options: EncodeOptions, limits: DecodeLimits,
+                              executor: StripExecutor = StripExecutor(),
+                              deadline: Deadline? = nil) throws(CodecError) -> Output {
         let color = plan.color
-        func decoder(crop: Rect?) throws(CodecError) -> ImageDecoder {
-            try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: plan.shrink, crop: crop, deadline: deadline,
+        func decoder(crop: Rect?, shrink: Int = plan.shrink) throws(CodecError) -> ImageDecoder {
+            try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: shrink, crop: crop, deadline: deadline,
                                                            convertToSRGB: color.convertToSRGB ? color.intent : nil))
+        }
+        // An analysis pass that allows it is measured on a 1/8 decode, when that is smaller.
+        func preview() throws(CodecError) -> (source: any RowSource, traits: Pipeline.SourceTraits)? {
+            guard plan.previewShrink > plan.shrink else { return nil }
+            let reduced = try decoder(crop: nil, shrink: plan.previewShrink)
+            var traits = plan.source
+            traits.size = reduced.size
+            return (reduced, traits)
         }
         var plan = plan
         if plan.chain.hasAnalysis {
             // Each statistic costs one more decode of the chain before it (see the README).
             plan.chain = try rendering { try plan.chain.resolvingAnalyses(source: plan.source, executor: executor, deadline: deadline,
-                                                                          makeSource: { try decoder(crop: $0) }) }
+                                                                          makeSource: { try decoder(crop: $0) },
+                                                                          makePreview: { try preview() }) }
             plan.pipeline = Pipeline(chain: plan.chain, source: plan.source, bandHeight: executor.bandHeight)
             plan.outputTraits = outputTraits(plan.pipeline, paletteSource: plan.outputTraits.paletteSource)
         }
@@ -131,8 +152,9 @@ public enum ChainRenderer {
         options.convertedToSRGB = options.convertedToSRGB || decoder.convertsColor
         var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
         let stats = try rendering { try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline) }
-        let bytes = try encoder.finish()
-        return Output(bytes: bytes, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
+        let bytes = encoder.writesToDestination ? [] : try encoder.finish()
+        let byteCount = encoder.writesToDestination ? try encoder.finishFile() : bytes.count
+        return Output(bytes: bytes, byteCount: byteCount, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
                       cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([decoder.warning, color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
                       colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil)

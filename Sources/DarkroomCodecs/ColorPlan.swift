@@ -1,7 +1,7 @@
-/// How an output treats colour: the config's `color` and `intent`.
+/// How an output treats orientation and colour: the config's `auto_orient`, `color` and `intent`.
 public struct ColorOptions: Sendable, Equatable {
     /// What the output's samples mean.
-    public enum Target: String, Sendable, CaseIterable {
+    public enum Target: String, Sendable, Equatable, CaseIterable {
         /// Converted from the embedded profile to sRGB (untagged inputs are taken as sRGB).
         case srgb
         /// As stored, tagged with the input's own profile (RGB profiles only; see ``ColorPlan``).
@@ -9,7 +9,7 @@ public struct ColorOptions: Sendable, Equatable {
     }
 
     /// The ICC rendering intent of the conversion.
-    public enum Intent: String, Sendable, CaseIterable {
+    public enum Intent: String, Sendable, Equatable, CaseIterable {
         /// Gamut-compressing tables where the profile has them (printer/CMYK and some camera
         /// profiles); matrix profiles (Adobe RGB, ProPhoto, Display P3) have none and convert
         /// exactly as `relative` does.
@@ -18,10 +18,16 @@ public struct ColorOptions: Sendable, Equatable {
         case relative
     }
 
+    /// Turn the pixels upright by the EXIF orientation (`auto_orient`); default true.
+    public var autoOrient: Bool
+    /// Default `srgb`.
     public var target: Target
+    /// Default `perceptual`, as sharp: it matters only for profiles with gamut-mapping tables
+    /// (CMYK, some camera profiles), where it compresses out-of-gamut colours instead of clipping.
     public var intent: Intent
 
-    public init(target: Target = .srgb, intent: Intent = .perceptual) {
+    public init(autoOrient: Bool = true, target: Target = .srgb, intent: Intent = .perceptual) {
+        self.autoOrient = autoOrient
         self.target = target
         self.intent = intent
     }

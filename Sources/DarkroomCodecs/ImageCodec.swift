@@ -10,27 +10,40 @@ import DarkroomCore
 public enum ImageCodec {
     /// Header only; checks nothing against limits.
     public static func readInfo(_ bytes: [UInt8]) throws(CodecError) -> ImageInfo {
-        try readInfo(bytes, collecting: nil)
+        try readInfo(ImageInput(bytes), collecting: nil)
+    }
+
+    public static func readInfo(_ input: ImageInput) throws(CodecError) -> ImageInfo {
+        try readInfo(input, collecting: nil)
     }
 
     /// The header and the metadata blocks (EXIF, XMP, IPTC) of a PNG or JPEG, in one pass over
     /// its header chunks or markers; no pixel is decoded.
     public static func readHeader(_ bytes: [UInt8]) throws(CodecError) -> (info: ImageInfo, metadata: ImageMetadata) {
+        try readHeader(ImageInput(bytes))
+    }
+
+    public static func readHeader(_ input: ImageInput) throws(CodecError) -> (info: ImageInfo, metadata: ImageMetadata) {
         var blocks = dr_metadata()
         defer { dr_metadata_free(&blocks) }
         let info = try withUnsafeMutablePointer(to: &blocks) { (pointer) throws(CodecError) in
-            try readInfo(bytes, collecting: pointer)
+            try readInfo(input, collecting: pointer)
         }
         return (info, ImageMetadata(copying: blocks))
     }
 
-    private static func readInfo(_ bytes: [UInt8], collecting metadata: UnsafeMutablePointer<dr_metadata>?)
+    private static func readInfo(_ input: ImageInput, collecting metadata: UnsafeMutablePointer<dr_metadata>?)
         throws(CodecError) -> ImageInfo {
-        guard !bytes.isEmpty else { throw CodecError(code: .notAnImage, message: "the file is empty") }
+        guard input.count > 0 else { throw CodecError(code: .notAnImage, message: "the file is empty") }
         let (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
             info.metadata = metadata
-            try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in
-                try CBridge.call { dr_read_info(input.baseAddress, input.count, &info, $0, $1) }
+            switch input.storage {
+            case .memory(let bytes):
+                try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in
+                    try CBridge.call { dr_read_info(input.baseAddress, input.count, &info, $0, $1) }
+                }
+            case .file(let fd, let size, _):
+                try CBridge.call { dr_read_info_file(fd, UInt64(size), &info, $0, $1) }
             }
         }
         return info
@@ -45,7 +58,13 @@ public enum ImageCodec {
     public static func decode(
         _ bytes: [UInt8], limits: DecodeLimits = .init(), jpegShrink: Int = 1, convertToSRGB: ColorOptions.Intent? = nil
     ) throws(CodecError) -> (image: Image, info: ImageInfo) {
-        let decoder = try ImageDecoder(bytes, options: DecodeOptions(limits: limits, jpegShrink: jpegShrink,
+        try decode(ImageInput(bytes), limits: limits, jpegShrink: jpegShrink, convertToSRGB: convertToSRGB)
+    }
+
+    public static func decode(
+        _ input: ImageInput, limits: DecodeLimits = .init(), jpegShrink: Int = 1, convertToSRGB: ColorOptions.Intent? = nil
+    ) throws(CodecError) -> (image: Image, info: ImageInfo) {
+        let decoder = try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: jpegShrink,
                                                                      convertToSRGB: convertToSRGB))
         var failure: CodecError?
         let image = Image(width: decoder.size.width, height: decoder.size.height) { buffer in

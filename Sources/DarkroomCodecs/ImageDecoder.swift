@@ -45,15 +45,21 @@ public final class ImageDecoder: CompactRowSource {
     private let channels: Int
     private let bytesPerSample: Int
     private let reader: OpaquePointer
-    /// The file's bytes, passed to the reader again at every call (no copy is made).
-    private let bytes: [UInt8]
+    /// The file's bytes (passed to the reader again at every call; no copy is made), or the
+    /// file a TIFF is read from in place.
+    private let input: ImageInput
     private var scratch: [UInt8] = []
 
-    public init(_ data: [UInt8], options: DecodeOptions = .init()) throws(CodecError) {
-        guard data.count <= options.limits.maxFileBytes else {
-            throw CodecError(code: .tooLarge, message: "file is \(data.count) bytes, over the limit of \(options.limits.maxFileBytes) bytes")
+    public convenience init(_ data: [UInt8], options: DecodeOptions = .init()) throws(CodecError) {
+        try self.init(ImageInput(data), options: options)
+    }
+
+    public init(_ input: ImageInput, options: DecodeOptions = .init()) throws(CodecError) {
+        let maxBytes = options.limits.maxBytes(inPlace: input.isInPlace)
+        guard input.count <= maxBytes else {
+            throw CodecError(code: .tooLarge, message: "file is \(input.count) bytes, over the limit of \(maxBytes) bytes")
         }
-        guard !data.isEmpty else { throw CodecError(code: .notAnImage, message: "the file is empty") }
+        guard input.count > 0 else { throw CodecError(code: .notAnImage, message: "the file is empty") }
         var c = dr_read_options()
         c.shrink = Int32(options.effectiveShrink)
         if let crop = options.crop {
@@ -68,11 +74,16 @@ public final class ImageDecoder: CompactRowSource {
         }
         var reader: OpaquePointer?
         (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
-            try data.withUnsafeBufferPointer { (input) throws(CodecError) in
-                try CBridge.call { dr_reader_open(input.baseAddress, input.count, &c, &info, &reader, $0, $1) }
+            switch input.storage {
+            case .memory(let data):
+                try data.withUnsafeBufferPointer { (input) throws(CodecError) in
+                    try CBridge.call { dr_reader_open(input.baseAddress, input.count, &c, &info, &reader, $0, $1) }
+                }
+            case .file(let fd, let size, _):
+                try CBridge.call { dr_reader_open_file(fd, UInt64(size), &c, &info, &reader, $0, $1) }
             }
         }
-        bytes = data
+        self.input = input
         self.reader = reader!
         var w: Int32 = 0, h: Int32 = 0, ch: Int32 = 0, bps: Int32 = 0
         dr_reader_layout(reader, &w, &h, &ch, &bps)
@@ -116,11 +127,11 @@ public final class ImageDecoder: CompactRowSource {
         let rowBytes = size.width * channels * bytesPerSample
         if scratch.count < rowBytes * count { scratch = [UInt8](repeating: 0, count: rowBytes * count) }
         let (reader, size, channels, bytesPerSample) = (self.reader, self.size, self.channels, self.bytesPerSample)
-        try bytes.withUnsafeBufferPointer { input in
+        try input.withBytes { (input, length) in
             try scratch.withUnsafeMutableBytes { raw in
                 let rows = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 try CBridge.call {
-                    dr_reader_read_rows(reader, input.baseAddress, input.count, rows, rowBytes, Int32(count), $0, $1)
+                    dr_reader_read_rows(reader, input, length, rows, rowBytes, Int32(count), $0, $1)
                 }
                 for r in 0..<count {
                     PixelConversion.pixels(from: rows + r * rowBytes, channels: channels, bytesPerSample: bytesPerSample,
@@ -133,9 +144,9 @@ public final class ImageDecoder: CompactRowSource {
     public func readRGB8Rows(count: Int, into target: UnsafeMutablePointer<UInt8>, rowBytes: Int) throws {
         precondition(channels == 3 && bytesPerSample == 1, "only an opaque 8-bit source has RGB8 rows")
         let reader = self.reader
-        try bytes.withUnsafeBufferPointer { input in
+        try input.withBytes { (input, length) in
             try CBridge.call {
-                dr_reader_read_rows(reader, input.baseAddress, input.count, target, rowBytes, Int32(count), $0, $1)
+                dr_reader_read_rows(reader, input, length, target, rowBytes, Int32(count), $0, $1)
             }
         }
     }

@@ -30,6 +30,8 @@ public struct ImageEncoder: StripSink {
     public let size: Size
     /// What could not be carried of `options.metadata` (an unreadable EXIF block, say).
     public let metadataWarnings: [String]
+    /// Whether the file goes into `options.destination` as it is made (a TIFF with one).
+    public let writesToDestination: Bool
     private let writer: WriterHandle
 
     /// Palette outputs are tried only up to this many pixels: the encoder keeps their rows
@@ -88,6 +90,7 @@ public struct ImageEncoder: StripSink {
             throw CodecError(code: .encodeFailed, message: "cannot encode an empty (\(size)) image")
         }
         self.size = size
+        writesToDestination = options.writesToDestination
         let (metadata, warnings) = options.metadata?.prepared(for: options.metadataPolicy, size: size, format: options.format,
                                                               orientationApplied: options.orientationApplied,
                                                               convertedToSRGB: options.convertedToSRGB) ?? (ImageMetadata(), [])
@@ -151,7 +154,8 @@ public struct ImageEncoder: StripSink {
             var c = dr_tiff_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
                                           compression: compression, quality: Int32(min(max(options.quality, 1), 100)),
                                           tiled: options.tiled ? 1 : 0,
-                                          orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
+                                          orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1),
+                                          to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_tiff_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
@@ -179,14 +183,27 @@ public struct ImageEncoder: StripSink {
         }
     }
 
-    /// Ends the file after the last row and returns its bytes.
+    /// Ends the file after the last row and returns its bytes. The writer's copy is freed as
+    /// it is copied (a TIFF's a megabyte at a time), so a large output is not held twice.
+    /// An encoder that wrote into `options.destination` returns no bytes (see ``finishFile()``).
     public func finish() throws(CodecError) -> [UInt8] {
-        var output = dr_buffer()
+        var length = 0
         let handle = writer.pointer
-        try CBridge.call { dr_writer_finish(handle, &output, $0, $1) }
-        defer { dr_buffer_free(&output) }
-        guard let data = output.data else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: output.length))
+        try CBridge.call { dr_writer_end(handle, &length, $0, $1) }
+        if writesToDestination { return [] }
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            if let base = buffer.baseAddress { dr_writer_take(handle, base) }
+            initialized = length
+        }
+    }
+
+    /// Ends a file written into `options.destination` and returns its length in bytes.
+    public func finishFile() throws(CodecError) -> Int {
+        precondition(writesToDestination, "only an encoder with a destination writes into a file")
+        var length = 0
+        let handle = writer.pointer
+        try CBridge.call { dr_writer_end(handle, &length, $0, $1) }
+        return length
     }
 }
 

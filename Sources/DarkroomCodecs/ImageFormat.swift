@@ -54,6 +54,12 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF is read
+    /// only).
+    public static func writable(fileExtension ext: String) -> ImageFormat? {
+        fromExtension(ext).flatMap { $0.isWritable ? $0 : nil }
+    }
+
     /// Whether darkroom can write it (HEIF is read only).
     public var isWritable: Bool { self != .heif }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DarkroomDrawing
+import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
 import DarkroomDaemon
@@ -24,7 +25,7 @@ struct ProcessCommand: ParsableCommand {
     var output: String
 
     @Option(help: "Output format: jpeg, png, webp, avif or tiff.")
-    var format: OutputFormat?
+    var format: ImageFormat?
 
     @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
     var quality: Int = 90
@@ -36,13 +37,13 @@ struct ProcessCommand: ParsableCommand {
     var noAutoOrient = false
 
     @Option(help: "srgb: convert from the embedded ICC profile to sRGB; keep: leave the pixels, embed the input's profile.")
-    var color: OutputColor.Target = .srgb
+    var color: ColorOptions.Target = .srgb
 
     @Option(help: "ICC rendering intent: perceptual or relative.")
-    var intent: OutputColor.Intent = .perceptual
+    var intent: ColorOptions.Intent = .perceptual
 
     @Option(help: "EXIF, XMP and IPTC carried over: keep, strip or copyright (only who made and owns the picture).")
-    var metadata: OutputEncoding.Metadata = .keep
+    var metadata: MetadataPolicy.Content = .keep
 
     @Option(help: "Seed for parameters given as 'random' (default: a fresh one per file, written in the report).")
     var seed: UInt64?
@@ -67,7 +68,10 @@ struct ProcessCommand: ParsableCommand {
 
     func run() throws {
         let spec: ChainSpec
-        do { spec = try ChainSyntax.parse(chain, registry: .shipped, assets: SharedAssets.store) } catch {
+        do {
+            spec = try ChainSyntax.parse(chain, registry: .shipped,
+                                         assets: SharedAssets.store.limited(maxPixels: maxPixels, maxFileBytes: .max))
+        } catch {
             printError("darkroom process: --chain: \(error.message)\n(`darkroom filters` lists every filter and parameter)")
             throw ExitCode(64)  // EX_USAGE
         }
@@ -75,7 +79,7 @@ struct ProcessCommand: ParsableCommand {
             let target = try outputTemplate(for: input)
             return OutputConfig(pathTemplate: target.path, format: target.format, quality: quality,
                                 progressive: progressive,
-                                color: OutputColor(autoOrient: !noAutoOrient, target: color, intent: intent),
+                                color: ColorOptions(autoOrient: !noAutoOrient, target: color, intent: intent),
                                 encoding: OutputEncoding(metadata: metadata), chain: spec)
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
@@ -105,7 +109,7 @@ struct ProcessCommand: ParsableCommand {
     }
 
     /// The output path template and format for one input.
-    private func outputTemplate(for input: String) throws -> (path: String, format: OutputFormat) {
+    private func outputTemplate(for input: String) throws -> (path: String, format: ImageFormat) {
         let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
@@ -114,11 +118,11 @@ struct ProcessCommand: ParsableCommand {
         if asFolder {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
             // As the input where darkroom writes its format (HEIF becomes JPEG), else JPEG.
-            let fmt = format ?? OutputFormat(fileExtension: inputExt) ?? .jpeg
+            let fmt = format ?? ImageFormat.writable(fileExtension: inputExt) ?? .jpeg
             return (absolute + "/{stem}." + fmt.fileExtension, fmt)
         }
         let ext = URL(fileURLWithPath: absolute).pathExtension.lowercased()
-        guard let fmt = format ?? OutputFormat(fileExtension: ext) else {
+        guard let fmt = format ?? ImageFormat.writable(fileExtension: ext) else {
             throw ValidationError("-o \(output): cannot tell the format from the extension; use .jpg, .png, .webp, .avif or .tif, or --format")
         }
         return (absolute, fmt)
@@ -131,7 +135,15 @@ struct ProcessCommand: ParsableCommand {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
-extension OutputColor.Target: ExpressibleByArgument {}
-extension OutputColor.Intent: ExpressibleByArgument {}
-extension OutputEncoding.Metadata: ExpressibleByArgument {}
+/// `--format`: the formats darkroom writes (HEIF is read only).
+extension ImageFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let format = ImageFormat(rawValue: argument.lowercased()), format.isWritable else { return nil }
+        self = format
+    }
+
+    public static var allValueStrings: [String] { allCases.filter(\.isWritable).map(\.rawValue) }
+}
+extension ColorOptions.Target: ExpressibleByArgument {}
+extension ColorOptions.Intent: ExpressibleByArgument {}
+extension MetadataPolicy.Content: ExpressibleByArgument {}

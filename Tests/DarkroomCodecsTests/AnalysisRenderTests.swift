@@ -49,3 +49,40 @@ final class AnalysisRenderTests: XCTestCase {
         XCTAssertEqual(output.stats.nodes.first?.names.first, "decode")
     }
 }
+
+/// Crops its input to the size its statistic was measured on: makes the measured size visible
+/// in the output. Allows a preview.
+private struct MeasuredSizeTestFilter: AnalysisFilter {
+    static let descriptor = FilterDescriptor(name: "measured_size", displayName: "Measured size (test)", categories: ["test"], description: "")
+    init(parameters: ResolvedParameters) {}
+    var statisticRequest: StatisticRequest { StatisticRequest(preview: true) }
+    func resolved(with statistics: ImageStatistics) -> any Filter { Self.crop(statistics.size.width, statistics.size.height) }
+    var worstCase: any Filter { Self.crop(1 << 20, 1 << 20) }
+
+    private static func crop(_ width: Int, _ height: Int) -> any Filter {
+        try! ChainSyntax.parse("crop width=\(width) height=\(height)").resolve(seed: 1)[0].filter
+    }
+}
+
+/// A statistic that allows a preview is measured on the JPEG's 1/8 decode, when only point
+/// filters come before it; otherwise on the full decode.
+final class AnalysisPreviewTests: XCTestCase {
+    private let registry = FilterRegistry.standard.adding([MeasuredSizeTestFilter.self])
+
+    private func outputSize(_ chain: String, _ input: [UInt8]) throws -> Size {
+        let compiled = ChainCompiler.compile(try ChainSyntax.parse(chain, registry: registry).resolve(seed: 1))
+        let plan = ChainRenderer.plan(compiled, header: try ImageCodec.readInfo(input))
+        return try ChainRenderer.render(input, plan: plan, options: EncodeOptions(format: .png), limits: DecodeLimits()).size
+    }
+
+    func testAPreviewIsMeasuredOnlyWhereItIsAllowedAndOffered() throws {
+        let image = Image(width: 203, height: 97) { x, y in Pixel(Float(x) / 202, Float(y) / 96, 0.5, 1) }
+        let jpeg = try ImageCodec.encode(image, options: EncodeOptions(format: .jpeg))
+        let png = try ImageCodec.encode(image, options: EncodeOptions(format: .png))
+        XCTAssertEqual(try outputSize("measured_size", jpeg), Size(width: 26, height: 13), "libjpeg's 1/8: ceil(203/8)×ceil(97/8)")
+        XCTAssertEqual(try outputSize("sepia | measured_size", jpeg), Size(width: 26, height: 13), "point filters before it")
+        XCTAssertEqual(try outputSize("crop width=150 | measured_size", jpeg), Size(width: 150, height: 97),
+                       "a region filter before it: measured on the full decode")
+        XCTAssertEqual(try outputSize("measured_size", png), Size(width: 203, height: 97), "no preview for a PNG")
+    }
+}

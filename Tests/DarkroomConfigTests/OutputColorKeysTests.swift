@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import DarkroomCore
 import XCTest
 @testable import DarkroomConfig
@@ -13,8 +14,8 @@ final class OutputColorKeysTests: XCTestCase {
                   - { path: "./out/b-{stem}.png" }
             """)
         let outputs = config.watches[0].outputs
-        XCTAssertEqual(outputs[0].color, OutputColor(autoOrient: false, target: .keep, intent: .relative))
-        XCTAssertEqual(outputs[1].color, OutputColor(autoOrient: true, target: .srgb, intent: .perceptual),
+        XCTAssertEqual(outputs[0].color, ColorOptions(autoOrient: false, target: .keep, intent: .relative))
+        XCTAssertEqual(outputs[1].color, ColorOptions(autoOrient: true, target: .srgb, intent: .perceptual),
                        "upright, sRGB, perceptual unless told otherwise")
     }
 

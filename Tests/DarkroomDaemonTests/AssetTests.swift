@@ -8,8 +8,9 @@ import XCTest
 /// Files that filters name (overlay_image's image), from the config to the report, through the
 /// codecs' asset store.
 final class AssetTests: XCTestCase {
-    private func config(_ folder: TemporaryFolder, image: String, store: AssetStore) throws(ConfigError) -> DaemonConfig {
-        try ConfigLoader.parse(text: """
+    private func config(_ folder: TemporaryFolder, image: String, store: AssetStore,
+                        limits: String = "") throws(ConfigError) -> DaemonConfig {
+        try ConfigLoader.parse(text: limits + """
             watches:
               - path: ./in
                 outputs:
@@ -37,6 +38,24 @@ final class AssetTests: XCTestCase {
                                "watches[0].outputs[0].chain[0] overlay_image.image: \(message)")
             }
         }
+    }
+
+    /// A file a chain names is held to the config's `limits:`, as an input is; the store's
+    /// copy, loaded by a config with larger limits, is refused by one with smaller limits.
+    func testTheConfigsLimitsApplyToItsFiles() throws {
+        let folder = TemporaryFolder()
+        folder.write("logo.png", try stamp(20, 10, red: 1))
+        let store = AssetStore(hash: { SHA256.hex($0) })
+        XCTAssertNoThrow(try config(folder, image: "logo.png", store: store), "the defaults allow 200 pixels")
+        for (limits, message) in [("limits: { max_pixels: 199 }\n", "too large (20×10 pixels, more than limits.max_pixels 199)"),
+                                  ("limits: { max_file_bytes: 10 }\n", "more than limits.max_file_bytes 10)")] {
+            XCTAssertThrowsError(try config(folder, image: "logo.png", store: store, limits: limits)) { error in
+                let diagnostics = (error as? ConfigError)?.diagnostics ?? []
+                XCTAssertEqual(diagnostics.map(\.line), [7], "\(diagnostics)")
+                XCTAssertTrue(diagnostics.first?.message.contains(message) ?? false, "\(diagnostics)")
+            }
+        }
+        XCTAssertNoThrow(try config(folder, image: "logo.png", store: store, limits: "limits: { max_pixels: 200 }\n"))
     }
 
     /// The report names the file and the SHA-256 of the bytes used; a file changed on disk is

@@ -28,7 +28,7 @@ final class ColorReportTests: XCTestCase {
         let outputs = [
             OutputConfig(pathTemplate: folder.file("out/{stem}-a.png"), format: .png, chain: ChainSpec([])),
             OutputConfig(pathTemplate: folder.file("out/{stem}-b.png"), format: .png,
-                         color: OutputColor(autoOrient: false, target: .keep), chain: ChainSpec([])),
+                         color: ColorOptions(autoOrient: false, target: .keep), chain: ChainSpec([])),
         ]
         let report = runner.run(inputPath: input, watchName: "w", outputs: outputs, seed: 1)
         XCTAssertEqual(report.status, .ok, report.error?.description ?? "")

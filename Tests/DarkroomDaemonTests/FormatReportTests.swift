@@ -39,7 +39,7 @@ final class FormatReportTests: XCTestCase {
         let input = folder.write("in/card.png", try encodedCard(width: 40, height: 30, format: .png))
         var tiff = OutputEncoding()
         tiff.tiffCompression = .deflate
-        let outputs = [OutputFormat.webp, .avif, .tiff].map { format in
+        let outputs = [ImageFormat.webp, .avif, .tiff].map { format in
             OutputConfig(pathTemplate: folder.file("out/{stem}.\(format.fileExtension)"), format: format,
                          encoding: format == .tiff ? tiff : OutputEncoding(), chain: ChainSpec([]))
         }

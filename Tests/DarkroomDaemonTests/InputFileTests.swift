@@ -130,7 +130,7 @@ final class MemoryBudgetTests: XCTestCase {
     /// libwebp and libheif decode whole images, and the WebP and AVIF encoders keep the whole
     /// picture: the estimate adds them, so the budget holds them; a PNG to JPEG stays streamed.
     func testWholeImageDecodersAndEncodersAreCountedInTheEstimate() throws {
-        func estimate(input: ImageFormat, output: OutputFormat) throws -> Int {
+        func estimate(input: ImageFormat, output: ImageFormat) throws -> Int {
             let header = ImageInfo(format: input, width: 4000, height: 3000, bitDepth: 8, channels: 3, colorSpace: "rgb",
                                    hasAlpha: false)
             let config = OutputConfig(pathTemplate: "/out/{stem}.\(output.fileExtension)", format: output,

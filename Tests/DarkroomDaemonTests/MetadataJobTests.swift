@@ -50,7 +50,7 @@ final class MetadataJobTests: XCTestCase {
         let jpeg = folder.write("in/tagged.jpg", try encodedCard(width: 40, height: 30, format: .jpeg))
         _ = try ReferenceTool.output(ReferenceTool.exiftool, ["-q", "-overwrite_original", "-Make=TestCam",
                                                               "-Copyright=(c) Ada", "-GPSLatitude=10", "-GPSLatitudeRef=S", jpeg])
-        func encoding(_ metadata: OutputEncoding.Metadata, gps: Bool = true) -> OutputEncoding {
+        func encoding(_ metadata: MetadataPolicy.Content, gps: Bool = true) -> OutputEncoding {
             OutputEncoding(metadata: metadata, gps: gps)
         }
         let outputs = [("keep", encoding(.keep)), ("nogps", encoding(.keep, gps: false)), ("strip", encoding(.strip)),

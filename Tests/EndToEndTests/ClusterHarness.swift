@@ -25,6 +25,8 @@ final class ClusterRig {
         var settleMilliseconds = 100
         var chain = "resize: { width: 8 }"
         var maxAttempts = 5
+        /// Where the output goes, below the share.
+        var output = "out/{stem}.png"
     }
 
     init(settings: Settings = Settings(), nodes names: [String]) throws {
@@ -55,7 +57,7 @@ final class ClusterRig {
                 failed_dir: \(share.path("failed"))
                 reports_dir: \(share.path("reports"))
                 outputs:
-                  - path: \(share.path("out/{stem}.png"))
+                  - path: \(share.path(s.output))
                     chain:
                       - \(s.chain)
             """

@@ -140,6 +140,17 @@ dr_status dr_read_info(const unsigned char *bytes, size_t length, dr_info *info,
 dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                          dr_info *info, dr_reader **reader, char *message, size_t message_capacity);
 
+/*
+ * The same for a TIFF read in place: through the open descriptor `fd` (pread, at no particular
+ * offset, so the descriptor's own offset is left alone), `length` bytes long, strip by strip
+ * (or a row of tiles at a time) as rows are asked for, so a large scan is never held whole.
+ * Read rows with dr_reader_read_rows and NULL bytes. Other formats are refused (DR_UNSUPPORTED):
+ * they are read from memory.
+ */
+dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t message_capacity);
+dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                              dr_reader **reader, char *message, size_t message_capacity);
+
 /* The delivered size and row layout. */
 void dr_reader_layout(const dr_reader *reader, int *width, int *height, int *channels,
                       int *bytes_per_sample);
@@ -258,6 +269,9 @@ typedef struct {
     int quality;      /* JPEG compression's quality */
     int tiled;        /* 256×256 tiles instead of strips */
     int orientation;  /* the Orientation tag, 1...8: how viewers turn pixels left as stored */
+    int to_file;      /* write into `fd` (pwrite, from offset 0) as strips are made, instead of
+                       * memory: dr_writer_end then gives the length and there is nothing to take */
+    int fd;
 } dr_tiff_write_options;
 
 /* A TIFF writer, strip by strip (or a row of tiles at a time); metadata as XMP and IPTC tags
@@ -275,9 +289,14 @@ dr_status dr_writer_set_icc(dr_writer *writer, const unsigned char *profile, siz
 dr_status dr_writer_write_rows(dr_writer *writer, const unsigned char *rows, size_t stride,
                                int count, char *message, size_t message_capacity);
 
-/* Ends the file after the last row and moves the encoded bytes into `out`. */
-dr_status dr_writer_finish(dr_writer *writer, dr_buffer *out, char *message,
-                           size_t message_capacity);
+/* Ends the file after the last row; *length is its size in bytes. The bytes stay in the writer
+ * until dr_writer_take. */
+dr_status dr_writer_end(dr_writer *writer, size_t *length, char *message, size_t message_capacity);
+
+/* Copies the ended file into `into` (*length bytes of dr_writer_end) and frees the writer's
+ * copy; a TIFF's chunks are freed one by one as they are copied, so the file is never held
+ * twice whole. */
+void dr_writer_take(dr_writer *writer, unsigned char *into);
 
 void dr_writer_close(dr_writer *writer);
 

@@ -24,4 +24,25 @@
 void dr_resample_rgb8_across(const uint8_t *row, const int32_t *start, const int16_t *weights,
                              int taps, int first, int count, float *out);
 
+/*
+ * One row of a symmetric 1-D blur on float RGBA (4 floats a pixel), weights[0] the centre tap
+ * and weights[k] the taps k pixels to either side, k = 1 … h.
+ * dr_blur_across: out[p] = Σ weights[|k|] × in[p + k] for pixels p < count, k in −h … h; `in`
+ * points at the pixel under output pixel 0 and is readable h pixels before and after the row.
+ * dr_blur_down: the same down the columns, for rowCount output rows at once (in column chunks
+ * that stay in cache); rows[0 … rowCount + 2h − 1] point at the same column of consecutive input
+ * rows, rows[j + h] being the row under output row j, which starts at out + j × outStride floats.
+ */
+void dr_blur_across(const float *in, const float *weights, int h, int count, float *out);
+/*
+ * dr_blur_down from rows of 8-bit RGB samples (an opaque source as decoded), written as opaque
+ * float RGBA; rows[0 … rowCount + 2h − 1] point at column 0 of the output's columns (edge rows
+ * repeated by the caller). `scratch` holds (rowCount + 2h + 1) × (3 × 32 + 4) + h + 1 floats and
+ * `window` rowCount + 2h pointers.
+ */
+void dr_blur_down_rgb8(const uint8_t *const *rows, int rowCount, const float *weights, int h, int count,
+                       float *scratch, const float **window, float *out, ptrdiff_t outStride);
+void dr_blur_down(const float *const *rows, int rowCount, const float *weights, int h, int count,
+                  float *out, ptrdiff_t outStride);
+
 #endif

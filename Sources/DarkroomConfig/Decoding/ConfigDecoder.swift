@@ -9,8 +9,9 @@ final class ConfigDecoder {
     let file: String
     let baseDirectory: String
     let registry: FilterRegistry
-    /// Loads the files filter parameters name, so a missing or broken one is an error here.
-    let assets: any AssetResolver
+    /// Loads the files filter parameters name, so a missing or broken one is an error here;
+    /// held to the config's `limits:` once they are read.
+    var assets: any AssetResolver
     private(set) var diagnostics: [ConfigDiagnostic] = []
 
     init(file: String, baseDirectory: String, registry: FilterRegistry, assets: any AssetResolver) {

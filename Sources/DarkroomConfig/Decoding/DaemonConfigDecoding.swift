@@ -12,6 +12,8 @@ extension ConfigDecoder {
             integer($0, $1, in: 1...1_000_000)
         }
         if let node = top["limits"] { config.limits = decodeLimits(node, top.path("limits")) }
+        // Files the chains name are held to the same limits as the inputs.
+        assets = assets.limited(maxPixels: config.limits.maxPixels, maxFileBytes: config.limits.maxFileBytes)
         if let node = top["log"] { config.log = decodeLog(node, top.path("log")) }
         decodeOperationFiles(top, into: &config)
         if let node = top["cluster"] { config.cluster = decodeCluster(node, top.path("cluster")) }

@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import DarkroomCore
 
 extension ConfigDecoder {
@@ -39,9 +40,9 @@ extension ConfigDecoder {
     }
 
     /// `format` as given, else as the template's extension says; they must agree.
-    private func outputFormat(_ f: Fields, template: String) -> OutputFormat? {
+    private func outputFormat(_ f: Fields, template: String) -> ImageFormat? {
         let ext = OutputTemplate.fixedExtension(of: template)
-        let implied = ext.flatMap(OutputFormat.init(fileExtension:))
+        let implied = ext.flatMap(ImageFormat.writable(fileExtension:))
         guard let node = f["format"] else {
             if implied == nil {
                 error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: jpeg, png, webp, avif or tiff")
@@ -49,7 +50,7 @@ extension ConfigDecoder {
             return implied
         }
         guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg", "webp", "avif", "tiff", "tif"]) else { return nil }
-        let format = OutputFormat(fileExtension: word)
+        let format = ImageFormat.writable(fileExtension: word)
         if let ext, let implied, let format, implied != format {
             error(node.mark, f.path("format"), "format \(format.rawValue) does not match the extension \".\(ext)\" of the path")
             return nil

@@ -1,14 +1,16 @@
+import DarkroomCodecs
+
 extension ConfigDecoder {
     static let outputEncodingKeys = ["chroma", "bit_depth", "compression", "metadata", "gps", "lossless", "effort", "speed", "tiled"]
 
     /// The formats each encoding key means something for; elsewhere it is refused.
-    static let encodingKeyFormats: [String: [OutputFormat]] = [
+    static let encodingKeyFormats: [String: [ImageFormat]] = [
         "quality": [.jpeg, .webp, .avif, .tiff], "chroma": [.jpeg], "bit_depth": [.png, .tiff, .avif],
         "compression": [.png, .tiff], "lossless": [.webp], "effort": [.webp], "speed": [.avif], "tiled": [.tiff],
     ]
 
     /// Refuses `key` when `format` has no use for it, naming the formats it applies to.
-    func refuseIfInapplicable(_ f: Fields, _ key: String, format: OutputFormat?, because reason: String = "") {
+    func refuseIfInapplicable(_ f: Fields, _ key: String, format: ImageFormat?, because reason: String = "") {
         guard let format, let node = f[key], let formats = Self.encodingKeyFormats[key], !formats.contains(format) else { return }
         let names = formats.map(\.rawValue)
         let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
@@ -16,14 +18,14 @@ extension ConfigDecoder {
     }
 
     /// The encoding keys of one output; each is refused where its format has no use for it.
-    func decodeEncoding(_ f: Fields, format: OutputFormat?) -> OutputEncoding {
+    func decodeEncoding(_ f: Fields, format: ImageFormat?) -> OutputEncoding {
         var encoding = OutputEncoding()
-        encoding.chroma = optional(f, "chroma", default: .auto) { choice($0, $1, OutputEncoding.Chroma.self) }
+        encoding.chroma = optional(f, "chroma", default: .auto) { choice($0, $1, EncodeOptions.Chroma.self) }
         refuseIfInapplicable(f, "chroma", format: format)
         encoding.bitDepth = decodeBitDepth(f, format: format)
         refuseIfInapplicable(f, "bit_depth", format: format, because: format == .jpeg ? " (JPEG is always 8-bit)" : " (WebP is always 8-bit)")
         if format == .tiff {
-            encoding.tiffCompression = optional(f, "compression", default: .none) { choice($0, $1, OutputEncoding.TIFFCompression.self) }
+            encoding.tiffCompression = optional(f, "compression", default: .none) { choice($0, $1, EncodeOptions.TIFFCompression.self) }
             if encoding.tiffCompression == .jpeg, encoding.bitDepth == 16, let node = f["bit_depth"] {
                 error(node.mark, f.path("bit_depth"), "bit_depth 16 cannot be written with compression: jpeg (JPEG holds 8-bit samples); use lzw or deflate")
             }
@@ -39,7 +41,7 @@ extension ConfigDecoder {
         refuseIfInapplicable(f, "effort", format: format)
         encoding.speed = optional(f, "speed", default: 5) { integer($0, $1, in: 0...9) }
         refuseIfInapplicable(f, "speed", format: format)
-        encoding.metadata = optional(f, "metadata", default: .keep) { choice($0, $1, OutputEncoding.Metadata.self) }
+        encoding.metadata = optional(f, "metadata", default: .keep) { choice($0, $1, MetadataPolicy.Content.self) }
         encoding.gps = optional(f, "gps", default: true) { boolean($0, $1) }
         if encoding.metadata != .keep, let node = f["gps"] {
             error(node.mark, f.path("gps"), "gps applies to metadata: keep only (metadata: \(encoding.metadata.rawValue) "
@@ -49,7 +51,7 @@ extension ConfigDecoder {
     }
 
     /// `bit_depth`: 8 or 16 (PNG, TIFF); AVIF only 8, since libaom 3.6 aborts on 10-bit encodes.
-    private func decodeBitDepth(_ f: Fields, format: OutputFormat?) -> Int? {
+    private func decodeBitDepth(_ f: Fields, format: ImageFormat?) -> Int? {
         guard format == .avif else {
             return optional(f, "bit_depth", default: nil) { node, path in word(node, path, among: ["8", "16"]).flatMap { Int($0) } }
         }

@@ -1,16 +1,18 @@
+import DarkroomCodecs
+
 /// How an output's file is encoded beyond its format and quality: JPEG chroma, PNG and TIFF
 /// depth and compression, WebP's and AVIF's encoder settings, TIFF's layout, and which metadata
 /// is carried over from the input.
 public struct OutputEncoding: Sendable, Equatable {
     /// JPEG chroma sampling (`chroma:`); default auto.
-    public var chroma: Chroma
+    public var chroma: EncodeOptions.Chroma
     /// PNG and TIFF bits per sample (`bit_depth: 8 | 16`); nil: as the input (16 for a 16-bit
     /// source). AVIF takes only 8.
     public var bitDepth: Int?
     /// PNG zlib level 0…9 (`compression:`); default 6.
     public var compression: Int
     /// TIFF compression (`compression: none | lzw | deflate | jpeg`); default none.
-    public var tiffCompression: TIFFCompression = .none
+    public var tiffCompression: EncodeOptions.TIFFCompression = .none
     /// TIFF in 256×256 tiles instead of strips (`tiled:`); default false.
     public var tiled: Bool = false
     /// WebP lossless (`lossless:`); default false.
@@ -20,40 +22,17 @@ public struct OutputEncoding: Sendable, Equatable {
     /// AVIF encoder speed 0…9 (`speed:`, libaom's); default 5.
     public var speed: Int = 5
 
-    /// TIFF compressions.
-    public enum TIFFCompression: String, Sendable, Equatable, CaseIterable {
-        case none, lzw, deflate, jpeg
-    }
     /// Which of the input's EXIF, XMP and IPTC go into the output (`metadata:`).
-    public var metadata: Metadata
+    public var metadata: MetadataPolicy.Content
     /// Whether GPS position survives (`gps: false` removes it); only with `metadata: keep`.
     public var gps: Bool
 
-    public init(chroma: Chroma = .auto, bitDepth: Int? = nil, compression: Int = 6,
-                metadata: Metadata = .keep, gps: Bool = true) {
+    public init(chroma: EncodeOptions.Chroma = .auto, bitDepth: Int? = nil, compression: Int = 6,
+                metadata: MetadataPolicy.Content = .keep, gps: Bool = true) {
         self.chroma = chroma
         self.bitDepth = bitDepth
         self.compression = compression
         self.metadata = metadata
         self.gps = gps
-    }
-
-    /// JPEG chroma sampling.
-    public enum Chroma: String, Sendable, Equatable, CaseIterable {
-        /// 4:4:4 at quality 90 and above, 4:2:0 below.
-        case auto
-        case subsampled420 = "420"
-        case full444 = "444"
-    }
-
-    /// Which metadata an output carries.
-    public enum Metadata: String, Sendable, Equatable, CaseIterable {
-        /// EXIF (orientation, size and thumbnail brought up to date), XMP and IPTC.
-        case keep
-        /// None of them.
-        case strip
-        /// Only who made the picture and who owns it: EXIF Artist and Copyright, XMP dc:creator,
-        /// dc:rights and xmpRights, IPTC by-line, credit, source and copyright notice.
-        case copyright
     }
 }

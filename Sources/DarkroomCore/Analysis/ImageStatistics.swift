@@ -8,11 +8,18 @@ public struct StatisticRequest: Sendable, Hashable {
     /// The size of ``ImageStatistics/map``, a box-filtered low-resolution copy (for saliency or
     /// entropy); nil: no map.
     public var mapSize: Size?
+    /// The statistic may be measured on a preview: a reduced decode (a JPEG at 1/8 its size, by
+    /// the decoder's DCT scaling) when the loader offers one and nothing but point operations
+    /// comes before the filter. Histograms, extremes, means and maps change little; the
+    /// measured ``ImageStatistics/size`` is then the preview's. Never with a ``background``:
+    /// a bounding box must be exact.
+    public var preview: Bool
 
-    public init(background: Pixel? = nil, threshold: Float = 0, mapSize: Size? = nil) {
+    public init(background: Pixel? = nil, threshold: Float = 0, mapSize: Size? = nil, preview: Bool = false) {
         self.background = background
         self.threshold = threshold
         self.mapSize = mapSize
+        self.preview = preview
     }
 }
 
@@ -23,6 +30,8 @@ public struct ImageStatistics: Sendable {
     public var size: Size
     /// Per channel (R, G, B, A), 256 bins over 0…1 (values outside land in the end bins).
     public var histogram: [[Int]]
+    /// 256 bins of Rec. 709 luminance (0.2126 R + 0.7152 G + 0.0722 B) over 0…1, as the channels'.
+    public var luminanceHistogram: [Int]
     public var minimum: Pixel
     public var maximum: Pixel
     /// Sums per channel; ``mean`` divides by the pixel count.
@@ -56,6 +65,7 @@ public struct ImageStatistics: Sendable {
     public init(size: Size, request: StatisticRequest) {
         self.size = size
         histogram = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)
+        luminanceHistogram = [Int](repeating: 0, count: 256)
         minimum = Pixel(repeating: .infinity)
         maximum = Pixel(repeating: -.infinity)
         sum = .zero
@@ -77,7 +87,8 @@ public struct ImageStatistics: Sendable {
                 minimum = pointwiseMin(minimum, p)
                 maximum = pointwiseMax(maximum, p)
                 sum += SIMD4<Double>(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3]))
-                for c in 0..<4 { histogram[c][Int((min(max(p[c], 0), 1) * 255).rounded())] += 1 }
+                for c in 0..<4 { histogram[c][Self.bin(p[c])] += 1 }
+                luminanceHistogram[Self.bin(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])] += 1
                 if let background = request.background, differs(p, background, by: request.threshold) {
                     first = min(first, x + r.x)
                     last = max(last, x + r.x)
@@ -100,6 +111,7 @@ public struct ImageStatistics: Sendable {
     /// `self` (the rows above) followed by `next` (the rows below).
     mutating func fold(_ next: ImageStatistics) {
         for c in 0..<4 { for b in 0..<256 { histogram[c][b] += next.histogram[c][b] } }
+        for b in 0..<256 { luminanceHistogram[b] += next.luminanceHistogram[b] }
         minimum = pointwiseMin(minimum, next.minimum)
         maximum = pointwiseMax(maximum, next.maximum)
         sum += next.sum
@@ -109,6 +121,9 @@ public struct ImageStatistics: Sendable {
             mapCounts[i] += next.mapCounts[i]
         }
     }
+
+    /// The bin of a value: 0…1 in 256 steps, rounded (8-bit input lands exactly on its bin).
+    static func bin(_ v: Float) -> Int { Int((min(max(v, 0), 1) * 255).rounded()) }
 
     private func differs(_ p: Pixel, _ q: Pixel, by threshold: Float) -> Bool {
         abs(p[0] - q[0]) > threshold || abs(p[1] - q[1]) > threshold || abs(p[2] - q[2]) > threshold || abs(p[3] - q[3]) > threshold

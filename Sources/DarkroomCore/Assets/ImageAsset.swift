@@ -54,6 +54,14 @@ public protocol AssetResolver: Sendable {
     func image(at path: String) throws(ParameterError) -> any ImageAsset
     /// The bytes of the file at `path` (absolute).
     func data(at path: String) throws(ParameterError) -> DataAsset
+    /// The same files, refused when larger than a config's `limits:` (`max_pixels`,
+    /// `max_file_bytes`); the config reader switches to it once it has read them.
+    func limited(maxPixels: Int, maxFileBytes: Int) -> any AssetResolver
+}
+
+extension AssetResolver {
+    /// A resolver without limits of its own ignores them.
+    public func limited(maxPixels: Int, maxFileBytes: Int) -> any AssetResolver { self }
 }
 
 /// The resolver of a program that has no asset store: every file parameter is refused.

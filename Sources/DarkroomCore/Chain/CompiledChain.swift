@@ -57,18 +57,39 @@ public struct CompiledChain: Sendable {
     /// statistic is measured by running the chain before the stage, from a fresh source
     /// (`makeSource(crop)`: one more decode of that part), into a ``StatisticsSink``, strips in
     /// parallel and folded in order; what comes after is then planned on what was measured.
+    ///
+    /// A statistic that allows a preview (``StatisticRequest/preview``), with only point stages
+    /// before it, is measured on `makePreview()` instead when it gives one: a reduced decode and
+    /// its traits.
     public func resolvingAnalyses(source: Pipeline.SourceTraits, executor: StripExecutor = StripExecutor(),
                                   deadline: Deadline? = nil,
-                                  makeSource: (_ crop: Rect?) throws -> any RowSource) throws -> CompiledChain {
+                                  makeSource: (_ crop: Rect?) throws -> any RowSource,
+                                  makePreview: () throws -> (source: any RowSource, traits: Pipeline.SourceTraits)? = { nil })
+        throws -> CompiledChain {
         var resolved = [Stage]()
         for stage in stages {
             guard case .analysis(let name, let filter) = stage else { resolved.append(stage); continue }
+            let request = filter.statisticRequest
+            let pointsOnly = resolved.allSatisfy { if case .point = $0 { true } else { false } }
+            if request.preview, request.background == nil, pointsOnly, let preview = try makePreview() {
+                let prefix = Pipeline(chain: CompiledChain(stages: resolved), source: preview.traits, bandHeight: executor.bandHeight)
+                var sink = StatisticsSink(size: prefix.outputSize, request: request)
+                _ = try prefix.run(from: preview.source, into: &sink, executor: executor, deadline: deadline)
+                ChainCompiler.append(filter.resolved(with: sink.statistics), named: name, to: &resolved)
+                continue
+            }
             let prefix = Pipeline(chain: CompiledChain(stages: resolved), source: source, bandHeight: executor.bandHeight)
-            var sink = StatisticsSink(size: prefix.outputSize, request: filter.statisticRequest)
+            var sink = StatisticsSink(size: prefix.outputSize, request: request)
             _ = try prefix.run(from: try makeSource(prefix.sourceCrop), into: &sink, executor: executor, deadline: deadline)
             ChainCompiler.append(filter.resolved(with: sink.statistics), named: name, to: &resolved)
         }
         return CompiledChain(stages: resolved)
+    }
+
+    /// Whether a filter reads the chain's source (``KernelPlan/Source/chainSource``): the source
+    /// is then decoded whole, at full size.
+    public var readsChainSource: Bool {
+        stages.contains { if case .region(_, let filter) = $0 { filter.readsChainSource } else { false } }
     }
 
     /// The output size for an input of `size`.
@@ -79,7 +100,7 @@ public struct CompiledChain: Sendable {
     /// How much a loader may shrink a source of `source` before this chain (1, 2, 4 or 8): its
     /// first stage decides, when it is ``SourceShrinkable``.
     public func sourceShrinkFactor(for source: Size) -> Int {
-        guard case .region(_, let first as any SourceShrinkable)? = stages.first else { return 1 }
+        guard !readsChainSource, case .region(_, let first as any SourceShrinkable)? = stages.first else { return 1 }
         return first.sourceShrinkFactor(for: source)
     }
 

@@ -9,13 +9,17 @@ public struct StripExecutor: Sendable {
     /// Most threads rendering this job's strips (1 renders on the calling thread only).
     public var concurrency: Int
     /// Strips rendered ahead of the encoder, beyond one per thread: the reorder buffer that
-    /// lets a slow strip finish while its successors wait for their turn.
+    /// lets a slow strip finish while its successors wait for their turn. None by default:
+    /// every strip ahead widens the rows each node must hold (and the memory estimate, which
+    /// must assume them spread out), and on the benchmark jobs two more strips bought no time
+    /// (paired runs, readAhead 0 against 2: chain 0.94×, thumbnail 0.89×, rotation 1.07× wall,
+    /// CPU 0.97–1.00×) while they raised the estimate from 14.0 to 18.6 MiB on the chain.
     public var readAhead: Int
     /// Source bands one thread decodes ahead of demand (when there are two threads or more),
     /// so the sequential decoder keeps a core busy while the others filter and encode.
     public var decodeAhead: Int
 
-    public init(bandHeight: Int = 16, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 2,
+    public init(bandHeight: Int = 16, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 0,
                 decodeAhead: Int = 4) {
         precondition(bandHeight > 0 && concurrency > 0 && readAhead >= 0 && decodeAhead >= 0)
         self.bandHeight = bandHeight

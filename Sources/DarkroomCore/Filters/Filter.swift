@@ -34,6 +34,18 @@ public protocol RegionFilter: Filter {
     /// How the filter computes for an input of `input`: the kernels the pipeline runs. The
     /// plan's output size must equal `outputSize(for: input)`.
     func plan(for input: Size) -> KernelPlan
+
+    /// Whether some step of the plan reads the chain's source (``KernelPlan/Source/chainSource``).
+    var readsChainSource: Bool { get }
+
+    /// The plan when the chain's source (upright, before any filter) is `chainSource` big: what
+    /// a filter that reads it implements; others need not.
+    func plan(for input: Size, chainSource: Size) -> KernelPlan
+}
+
+extension RegionFilter {
+    public var readsChainSource: Bool { false }
+    public func plan(for input: Size, chainSource: Size) -> KernelPlan { plan(for: input) }
 }
 
 extension RegionFilter {

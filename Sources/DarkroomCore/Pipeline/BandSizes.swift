@@ -22,7 +22,8 @@ struct BandSizes {
         let bytesReader = compactSource ? pipeline.rgb8Reader : nil
         switch bytesReader.map({ nodes[$0].producer }) {
         case .randomAccess?: (directStore, rgb8Reader) = (bytesReader, nil)
-        case .kernel? where plan.pads[0] == 0: (directStore, rgb8Reader) = (nil, bytesReader)
+        // An 8-bit reader answers its reads past the edges itself: the source's rows need no padding.
+        case .kernel?: (directStore, rgb8Reader) = (nil, bytesReader)
         default: (directStore, rgb8Reader) = (nil, nil)
         }
     }

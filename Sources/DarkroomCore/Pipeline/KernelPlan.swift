@@ -8,6 +8,12 @@ public struct KernelPlan: Sendable {
         case input
         /// The output of step `i` of this plan (an earlier one).
         case step(Int)
+        /// The chain's source: the decoded image turned upright, before any filter of the chain
+        /// (a filter that blends with the original). A chain whose filters read it is decoded
+        /// whole (no crop- or shrink-on-load) and its leading colour filters are not fused into
+        /// the decoder's node. Only filters whose ``RegionFilter/readsChainSource`` is true may
+        /// name it, in ``RegionFilter/plan(for:chainSource:)``.
+        case chainSource
     }
 
     public struct Step: Sendable {
@@ -50,6 +56,7 @@ public struct KernelPlan: Sendable {
                 switch source {
                 case .input: fromInput = fromInput.union(region)
                 case .step(let i): wanted[i] = wanted[i].map { $0.union(region) } ?? region
+                case .chainSource: break  // another image; not part of the filter's input
                 }
             }
         }

@@ -98,7 +98,8 @@ public struct Pipeline: Sendable {
         var crop: Rect?
         var sourceNames = ["decode"]
         let orientation = source.orientation
-        if cropOnLoad, case .region(let name, let filter as CropFilter)? = stages.first, source.size.area > 0 {
+        let readsSource = chain.readsChainSource
+        if cropOnLoad, !readsSource, case .region(let name, let filter as CropFilter)? = stages.first, source.size.area > 0 {
             // The crop is given on the upright image; the decoder crops the stored one.
             let upright = orientation.uprightSize(source.size)
             crop = orientation.storedRect(filter.rect(in: upright), stored: source.size)
@@ -111,9 +112,17 @@ public struct Pipeline: Sendable {
             nodes.append(Self.node(for: OrientationKernel(orientation: orientation, inputSize: nodes[0].size), inputs: [0],
                                    label: "auto_orient", nodes: nodes, bandHeight: bandHeight, source: source))
         }
+        // The chain's source, as filters that read it see it: upright, before any filter.
+        let chainSource = nodes.count - 1
         for stage in stages {
             switch stage {
             case .point(let names, let program):
+                if readsSource, nodes.count - 1 == chainSource {
+                    // Colour fused into the source node would change the source the filters read.
+                    let size = nodes[chainSource].size
+                    nodes.append(Node(producer: .kernel(CopyKernel(inputSize: size, outputSize: size, origin: (0, 0)), inputs: [chainSource]),
+                                      size: size, names: []))
+                }
                 let last = nodes.count - 1
                 nodes[last].color = PointProgram((nodes[last].color?.operations ?? []) + program.operations)
                 nodes[last].names += names
@@ -121,13 +130,15 @@ public struct Pipeline: Sendable {
                 preconditionFailure("\(name) waits for a statistic: resolve the chain's analyses before building its pipeline")
             case .region(let name, let filter):
                 let input = nodes.count - 1
-                let plan = filter.plan(for: nodes[input].size)
+                let plan = filter.readsChainSource ? filter.plan(for: nodes[input].size, chainSource: nodes[chainSource].size)
+                    : filter.plan(for: nodes[input].size)
                 let first = nodes.count
                 for step in plan.steps {
                     let inputs = step.sources.map { source -> Int in
                         switch source {
                         case .input: input
                         case .step(let i): first + i
+                        case .chainSource: chainSource
                         }
                     }
                     let label = step.label.map { "\(name) (\($0))" } ?? name

@@ -7,7 +7,9 @@ protocol RGB8InputKernel: PixelKernel {
     var acceptsRGB8Input: Bool { get }
 
     /// The same pixels as `render(_:into:)` would give (to within 8-bit rounding of its
-    /// arithmetic), from the input's samples over exactly `inputRegions(for: target.rect)[0]`.
+    /// arithmetic), from the input's samples over `inputRegions(for: target.rect)[0]` clipped to
+    /// the input's bounds: reads past the edges are answered by the kernel itself, as its
+    /// input's ``EdgeMode`` says (a blur extends the edge pixels).
     func render(rgb8 input: RGB8RegionView, into target: RegionTarget)
 }
 

@@ -35,6 +35,10 @@ public struct FilterRegistry: Sendable, Hashable {
         UnsharpMaskFilter.self,
         DropShadowFilter.self,
         OverlayImageFilter.self,
+        // Area, stylise and analysis filters of issue 14.
+        BoxBlurFilter.self, SharpenLuminanceFilter.self, MedianFilter.self, NoiseReductionFilter.self,
+        EmbossFilter.self, EdgesFilter.self, VignetteFilter.self, VignetteEffectFilter.self, PixellateFilter.self,
+        TrimFilter.self, NormaliseFilter.self, AutoLevelsFilter.self, EqualizeFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }

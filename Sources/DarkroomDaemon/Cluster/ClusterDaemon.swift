@@ -14,9 +14,17 @@ import Logging
 /// ``ClusterWorkers`` claim and process jobs, each on its own thread and connection, and a
 /// heartbeat thread renews the node's row and its leases. They share only lock-protected
 /// values (``LeaseBook``, ``DatabaseHealth``, ``DaemonActivity``, the statistics).
+///
+/// SIGHUP reloads the config as the plain daemon does: an invalid one is explained and the
+/// running one kept; a valid one replaces the watches, limits and log settings for the jobs
+/// claimed from then on. `cluster:` and `workers` are read at start only (a change is logged
+/// as waiting for a restart).
 public final class ClusterDaemon: Sendable {
     private let config: DaemonConfig
+    private let configPath: String?
     private let cluster: ClusterConfig
+    /// A valid config loaded on SIGHUP, for the main thread to apply.
+    private let pendingConfig = Locked<DaemonConfig?>(nil)
     private let logger: Logger
     private let control = Locked<Int32?>(nil)
     private let stats = Locked(DaemonStats())
@@ -27,8 +35,9 @@ public final class ClusterDaemon: Sendable {
     /// How often the node reads the cluster's picture for its state file and metrics.
     static let snapshotSeconds = 5.0
 
-    public init(config: DaemonConfig, cluster: ClusterConfig, logger: Logger) {
+    public init(config: DaemonConfig, configPath: String?, cluster: ClusterConfig, logger: Logger) {
         self.config = config
+        self.configPath = configPath
         self.cluster = cluster
         var logger = logger
         logger[metadataKey: "node"] = "\(cluster.node)"
@@ -47,7 +56,7 @@ public final class ClusterDaemon: Sendable {
         }
         let signals = SignalInbox { [self] sig in
             if sig == SIGHUP {
-                logger.warning("SIGHUP: a cluster node does not reload its config; restart it (systemctl restart darkroom) to apply a new one")
+                reloadConfig()
             } else {
                 control.withLock { $0 = sig }
             }
@@ -55,7 +64,7 @@ public final class ClusterDaemon: Sendable {
         defer { signals.close() }
         SignalInbox.startDispatchEventThreadHere()
 
-        let layouts = makeFolders()
+        let layouts = makeFolders(config, removingLeftovers: true)
         guard !layouts.isEmpty else {
             logger.critical("no watch could be started; see the errors above")
             return 1
@@ -99,8 +108,8 @@ public final class ClusterDaemon: Sendable {
         let (budgetBytes, _) = MemoryLimit.budget(configured: config.limits.maxMemory)
         let watchSet = WatchSet(layouts: layouts, limits: config.limits, configSHA256: SHA256.hex(config.sourceText))
         let processor = ClusterJobProcessor(node: cluster.node, logger: logger, executor: StripExecutor(),
-                                            budget: MemoryBudget(total: budgetBytes), watches: watchSet, cluster: cluster,
-                                            activity: activity, stats: stats)
+                                            budget: Locked(MemoryBudget(total: budgetBytes)), watchSet: Locked(watchSet),
+                                            cluster: cluster, activity: activity, stats: stats)
         let workers = ClusterWorkers(cluster: cluster, conninfo: conninfo, processor: processor, health: health, logger: logger)
         let record = nodeRecord()
         workers.start(workers: config.workers, node: { [stats] in
@@ -110,7 +119,10 @@ public final class ClusterDaemon: Sendable {
             return r
         })
 
-        let scanner = ClusterScanner(session: session, layouts: layouts, interval: cluster.scanInterval, logger: logger)
+        let hints = ClusterHints(layouts: layouts, logger: logger)
+        defer { hints.stop() }
+        let scanner = ClusterScanner(session: session, layouts: layouts, interval: cluster.scanInterval,
+                                     leaseSeconds: cluster.leaseSeconds, hints: hints, logger: logger)
         let picture = Locked<ClusterSnapshot?>(nil)
         var publisher = StatePublisher(config: config, activity: activity, logger: logger)
         publisher.extraMetrics = { [cluster] in
@@ -119,7 +131,14 @@ public final class ClusterDaemon: Sendable {
         }
         var lastPrune: UInt64 = 0, lastSnapshot: UInt64 = 0
         var status = StatusThrottle()
+        var running = config
         while control.current == nil {
+            if let newConfig = pendingConfig.withLock({ pending in defer { pending = nil }; return pending }) {
+                if apply(newConfig, running: running, processor: processor, scanner: scanner) {
+                    running = newConfig
+                    publisher.use(newConfig)
+                }
+            }
             let now = JobLease.now()
             scanner.tick(now: now)
             if now >= lastPrune + UInt64(Self.pruneSeconds * 1e9) {
@@ -168,10 +187,52 @@ public final class ClusterDaemon: Sendable {
                    workers: config.workers, processed: 0, failed: 0)
     }
 
+    /// Loads the config file again (on the signal thread); a valid one is handed to the main
+    /// thread, an invalid one is explained and the running config kept.
+    private func reloadConfig() {
+        let reload = ConfigReload(configPath: configPath, logger: logger, activity: activity, notifier: notifier)
+        guard let loaded = reload.load() else { return }
+        guard loaded.cluster == cluster else {
+            reload.refuse("\(configPath ?? "the config") changes the cluster: section, which a node reads at start only (restart the node to apply it)")
+            return
+        }
+        pendingConfig.withLock { $0 = loaded }
+    }
+
+    /// Puts a reloaded config to work for the jobs claimed from now on; false (the running one
+    /// kept) when none of its watches could be started.
+    private func apply(_ newConfig: DaemonConfig, running: DaemonConfig, processor: ClusterJobProcessor,
+                       scanner: ClusterScanner) -> Bool {
+        let layouts = makeFolders(newConfig, removingLeftovers: false)
+        guard !layouts.isEmpty || newConfig.watches.isEmpty else {
+            ConfigReload(configPath: configPath, logger: logger, activity: activity, notifier: notifier)
+                .refuse("no watch of the new configuration could be started")
+            return false
+        }
+        let sha256 = SHA256.hex(newConfig.sourceText)
+        processor.watchSet.withLock { $0 = WatchSet(layouts: layouts, limits: newConfig.limits, configSHA256: sha256) }
+        if newConfig.limits.maxMemory != running.limits.maxMemory {
+            let (bytes, source) = MemoryLimit.budget(configured: newConfig.limits.maxMemory)
+            processor.budget.withLock { $0 = MemoryBudget(total: bytes) }
+            logger.notice("memory budget for images: \(JobRunner.mebibytes(bytes)) (\(source))")
+        }
+        scanner.replace(layouts)
+        LogSetup.update(newConfig.log)
+        if newConfig.workers != config.workers {
+            logger.warning("workers: \(newConfig.workers) takes effect when the node restarts; it runs \(config.workers) until then")
+        }
+        activity.reload(succeeded: true)
+        activity.configLoaded(sha256: sha256)
+        logger.notice("configuration reloaded from \(configPath ?? "?"): watches \(layouts.map(\.watch.name).joined(separator: ", "))")
+        notifier.send("READY=1\nSTATUS=" + statusLine(health: nil, leases: nil))
+        return true
+    }
+
     /// Creates each watch's folders (as the plain daemon does); a watch whose folders cannot be
-    /// made is left out. Temporary files killed processes left are removed only when untouched
-    /// for ``leftoverSeconds``: on a shared folder younger ones may be another node's writes.
-    private func makeFolders() -> [WatchLayout] {
+    /// made is left out. Temporary files killed processes left are removed (at start only, as
+    /// the plain daemon does) when untouched for ``leftoverSeconds``: on a shared folder younger
+    /// ones may be another node's writes.
+    private func makeFolders(_ config: DaemonConfig, removingLeftovers: Bool) -> [WatchLayout] {
         config.watches.compactMap { watch in
             do throws(FileError) {
                 try WatchFolders.create(for: watch)
@@ -179,7 +240,7 @@ public final class ClusterDaemon: Sendable {
                 logger.error("watch \(watch.name): \(error); this watch is not started")
                 return nil
             }
-            for folder in WatchFolders.written(by: watch) {
+            for folder in WatchFolders.written(by: watch) where removingLeftovers {
                 let removed = AtomicFile.removeLeftovers(below: folder, unchangedFor: Self.leftoverSeconds)
                 if removed > 0 {
                     logger.notice("removed \(removed) temporary file(s) below \(folder) untouched for over an hour (left by a node that was killed)")
@@ -192,9 +253,10 @@ public final class ClusterDaemon: Sendable {
     /// A temporary file unchanged this long is no node's write in progress (a write takes seconds).
     static let leftoverSeconds = 3600.0
 
-    private func statusLine(health: DatabaseHealth, leases: Int) -> String {
+    private func statusLine(health: DatabaseHealth?, leases: Int?) -> String {
         let s = stats.current
-        let db = health.isDown ? "database unreachable, not claiming" : "\(leases) in progress"
-        return "node \(cluster.node): \(s.processed) processed, \(s.failed) failed, \(db)"
+        var line = "node \(cluster.node): \(s.processed) processed, \(s.failed) failed"
+        if health?.isDown == true { line += ", database unreachable, not claiming" } else if let leases { line += ", \(leases) in progress" }
+        return line
     }
 }

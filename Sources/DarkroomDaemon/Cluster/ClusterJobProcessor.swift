@@ -22,8 +22,9 @@ struct ClusterJobProcessor: Sendable {
     let node: String
     let logger: Logger
     let executor: StripExecutor
-    let budget: MemoryBudget
-    let watches: WatchSet
+    /// Replaced by a reload (SIGHUP): a job keeps the budget, watches and limits it started with.
+    let budget: Locked<MemoryBudget>
+    let watchSet: Locked<WatchSet>
     let cluster: ClusterConfig
     let activity: DaemonActivity
     let stats: Locked<DaemonStats>
@@ -41,6 +42,7 @@ struct ClusterJobProcessor: Sendable {
 
     /// `fence` renews the lease in the database and says whether it is still this worker's.
     func process(_ job: ClaimedJob, lease: JobLease, fence: () -> Bool) -> Ending {
+        let watches = watchSet.current
         guard let layout = watches.layouts.first(where: { $0.watch.name == job.watch }) else {
             // Another node's config has a watch this one lacks: leave it to a node that knows it.
             return .requeue(afterSeconds: 60, reason: "node \(node) has no watch named \(job.watch)", counts: false)
@@ -90,7 +92,7 @@ struct ClusterJobProcessor: Sendable {
         guard FileStamp.of(descriptor: input.descriptor) == job.stamp else {
             return .finished(status: "superseded", error: nil)
         }
-        let sha256 = SHA256.hex(input.bytes)
+        let sha256 = input.sha256
         let existing = JobReport.read(from: reportPath)
         if case .finish(let status) = ProcessedOnceRule.decide(existingReport: existing, inputSHA256: sha256) {
             // Processed before (a node died after its report): only the input's place is left.
@@ -110,8 +112,8 @@ struct ClusterJobProcessor: Sendable {
                          previousOutputs: Set(existing?.outputs.map(\.path) ?? [])),
             queued: job.queuedAt, configSHA256: watches.configSHA256)
         // Asked before each output is placed: a lost lease publishes nothing.
-        let outcome = runner.run(bytes: input.bytes, sha256: sha256, spec: spec, budget: budget,
-                                 shouldAbandon: { input.leaseBroken || !lease.isHeld })
+        let outcome = runner.run(input: input.content, sha256: sha256, spec: spec, budget: budget.current,
+                                 shouldAbandon: { input.leaseBroken || input.changedSinceOpen || !lease.isHeld })
         guard case .finished(let report) = outcome else {
             if !lease.isHeld { return lost(job, name, layout) }
             return .requeue(afterSeconds: max(1, Double(layout.watch.settleMilliseconds) / 1000),

@@ -68,7 +68,7 @@ final class ClusterWorkers: Sendable {
             }
             let lease = JobLease(job: job, leaseSeconds: cluster.leaseSeconds, sentAt: sent)
             book.add(lease)
-            let path = processor.watches.layouts.first { $0.watch.name == job.watch }.map { $0.watch.path + "/" + job.relative } ?? job.relative
+            let path = processor.watchSet.current.layouts.first { $0.watch.name == job.watch }.map { $0.watch.path + "/" + job.relative } ?? job.relative
             processor.activity.started(path, watch: job.watch)
             let ending = processor.process(job, lease: lease, fence: { fence(lease, session) })
             record(ending, lease: lease, session: session)

@@ -191,22 +191,9 @@ public final class Daemon: Sendable {
     /// Loads the config file again; a valid one is handed to the watcher thread, an invalid one
     /// is explained and the running config kept.
     private func reloadConfig() {
-        guard let configPath else {
-            logger.warning("SIGHUP: started without a config file, nothing to reload")
-            return
-        }
-        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
-        do throws(ConfigError) {
-            // Files the filters name are read again too, changed or not (SharedAssets).
-            SharedAssets.store.reload()
-            let config = try ConfigLoader.load(path: configPath, registry: .shipped, assets: SharedAssets.store)
-            control.withLock { $0.pendingConfig = config }
-        } catch {
-            for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }
-            logger.error("SIGHUP: \(configPath) is not valid; keeping the running configuration")
-            activity.reload(succeeded: false)
-            notifier.send("READY=1")
-        }
+        let reload = ConfigReload(configPath: configPath, logger: logger, activity: activity, notifier: notifier)
+        guard let config = reload.load() else { return }
+        control.withLock { $0.pendingConfig = config }
     }
 
     static func statusLine(_ s: DaemonStats, pending: Int?) -> String {

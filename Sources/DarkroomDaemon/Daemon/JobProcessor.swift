@@ -60,7 +60,7 @@ struct JobProcessor: Sendable {
         }
         leaseMonitor.watch(input)
         defer { leaseMonitor.unwatch(input) }
-        let sha256 = SHA256.hex(input.bytes)
+        let sha256 = input.sha256
         TestBarrier.pass(.reportCheck, file: name)
         let existing = JobReport.read(from: reportPath)
         if case .finish(let status) = ProcessedOnceRule.decide(existingReport: existing, inputSHA256: sha256) {
@@ -81,10 +81,10 @@ struct JobProcessor: Sendable {
             owner: .init(mark: layout.watch.name + ":" + job.relative, rule: layout.watch.onConflict,
                          previousOutputs: Set(existing?.outputs.map(\.path) ?? [])),
             queued: job.queuedAt, configSHA256: job.configSHA256)
-        let outcome = runner.run(bytes: input.bytes, sha256: sha256, spec: spec, budget: budget.current,
-                                 shouldAbandon: { input.leaseBroken })
+        let outcome = runner.run(input: input.content, sha256: sha256, spec: spec, budget: budget.current,
+                                 shouldAbandon: { input.leaseBroken || input.changedSinceOpen })
         TestBarrier.pass(.rendered, file: name)
-        guard case .finished(let report) = outcome, !input.leaseBroken else {
+        guard case .finished(let report) = outcome, !input.leaseBroken, !input.changedSinceOpen else {
             logger.info("\(name) was opened for writing while it was processed; it is taken again once the writer is done",
                         metadata: metadata)
             return retryBusy

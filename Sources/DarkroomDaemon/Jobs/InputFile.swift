@@ -1,4 +1,5 @@
 import CLinuxFiles
+import DarkroomCodecs
 import Glibc
 
 /// One input, opened once: every later step — hashing, the processed-once check, decoding —
@@ -14,9 +15,17 @@ import Glibc
 /// opens the file for writing later. That is the daemon's test that a file is complete (see
 /// the README, "What darkroom guarantees"); ``leaseBroken`` tells the job to give up.
 /// Closing the descriptor (when the object ends) releases the lease.
+///
+/// A TIFF is not read into memory: its decoders read it in place, from this descriptor
+/// (``ImageInput``), so a large scan is never held whole. The lease keeps writers out as for
+/// any input; where there is none, ``changedSinceOpen`` (asked before each output is placed)
+/// catches a rewrite in place.
 final class InputFile: Sendable {
     let descriptor: Int32
-    let bytes: [UInt8]
+    /// The content as the decoders read it: in memory, or this file read in place.
+    let content: ImageInput
+    /// The SHA-256 of the content, read from the descriptor once.
+    let sha256: String
     /// What `fstat` said when it was opened.
     let status: FileStatus
     /// Whether the lease is held; false where the file system or permissions allow none.
@@ -38,7 +47,8 @@ final class InputFile: Sendable {
     /// no `CAP_LEASE`, or a file system without leases); the settle check alone decides then.
     static func leaseIsUnavailable(_ code: Int32) -> Bool { code == EACCES || code == EPERM || code == EINVAL || code == ENOSYS }
 
-    /// Opens and reads `path` (at most `maxBytes`), taking a read lease when `lease` is set.
+    /// Opens and reads `path` (at most `maxBytes`, or 16 times that for a TIFF read in place:
+    /// ``DecodeLimits/maxBytes(inPlace:)``), taking a read lease when `lease` is set.
     /// `leaseUnavailable` hears the errno when leases cannot be had at all.
     /// `followLinks` only for a path a person named (`darkroom process ~/link.jpg`), never for
     /// a name found in an inbox.
@@ -59,7 +69,17 @@ final class InputFile: Sendable {
         guard fstat(fd, &st) == 0 else { let code = errno; close(fd); throw .system(FileError("read", path, errno: code)) }
         guard st.st_mode & S_IFMT == S_IFREG else { close(fd); throw .notRegularFile }
         let size = Int(st.st_size)
-        guard size <= maxBytes else { close(fd); throw .tooLarge(size: size) }
+        let head: [UInt8]
+        do throws(FileReadError) {
+            head = try FileIO.readHead(fd, count: ImageInput.headLength, path: path)
+        } catch {
+            close(fd)
+            if case .system(let e) = error { throw .system(e) }
+            throw .tooLarge(size: size)
+        }
+        let inPlace = ImageInput.readsInPlace(head: head)
+        let limit = DecodeLimits(maxFileBytes: maxBytes).maxBytes(inPlace: inPlace)
+        guard size <= limit else { close(fd); throw .tooLarge(size: size) }
 
         var leased = false
         if lease {
@@ -73,6 +93,15 @@ final class InputFile: Sendable {
                 leaseUnavailable(errno)
             }
         }
+        if inPlace {
+            guard let sha256 = SHA256.hex(descriptor: fd, size: size) else {
+                let code = errno
+                close(fd)
+                throw .system(FileError("read", path, errno: code))
+            }
+            return InputFile(descriptor: fd, content: ImageInput(descriptor: fd, size: size, head: head), sha256: sha256,
+                             status: FileStatus(st), leased: leased)
+        }
         let bytes: [UInt8]
         do throws(FileReadError) {
             bytes = try FileIO.readAll(fd, size: size, maxBytes: maxBytes, path: path)
@@ -83,14 +112,26 @@ final class InputFile: Sendable {
             case .system(let e): throw .system(e)
             }
         }
-        return InputFile(descriptor: fd, bytes: bytes, status: FileStatus(st), leased: leased)
+        return InputFile(descriptor: fd, content: ImageInput(bytes), sha256: SHA256.hex(bytes), status: FileStatus(st),
+                         leased: leased)
     }
 
-    private init(descriptor: Int32, bytes: [UInt8], status: FileStatus, leased: Bool) {
+    private init(descriptor: Int32, content: ImageInput, sha256: String, status: FileStatus, leased: Bool) {
         self.descriptor = descriptor
-        self.bytes = bytes
+        self.content = content
+        self.sha256 = sha256
         self.status = status
         self.leased = leased
+    }
+
+    /// Whether a file read in place was rewritten since it was opened (its size, modification
+    /// or change time moved): its outputs would mix old and new content. Always false for a
+    /// file read into memory, whose bytes cannot change.
+    var changedSinceOpen: Bool {
+        guard content.isInPlace else { return false }
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { return true }
+        return !FileStatus(st).sameContentStamp(as: status)
     }
 
     deinit { close(descriptor) }

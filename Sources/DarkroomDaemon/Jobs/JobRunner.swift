@@ -53,22 +53,24 @@ public struct JobRunner: Sendable {
         let spec = Spec(inputPath: inputPath,
                         naming: .init(relativePath: FileIO.fileName(of: inputPath), watchName: watchName, mirrorFolders: false),
                         outputs: outputs, seed: seed, owner: nil)
-        guard case .finished(let report) = run(bytes: input.bytes, sha256: SHA256.hex(input.bytes), spec: spec,
-                                               budget: nil, shouldAbandon: { false }) else {
+        let outcome = withExtendedLifetime(input) {  // a TIFF is read from its descriptor
+            run(input: input.content, sha256: input.sha256, spec: spec, budget: nil, shouldAbandon: { false })
+        }
+        guard case .finished(let report) = outcome else {
             preconditionFailure("a job that never abandons was abandoned")
         }
         return report
     }
 
-    /// Processes `bytes`, the content of `spec.inputPath` read once. `budget` (the daemon's)
+    /// Processes `input`, the content of `spec.inputPath` opened once. `budget` (the daemon's)
     /// makes the job wait for memory; `shouldAbandon` is asked between steps.
-    func run(bytes: [UInt8], sha256: String, spec: Spec, budget: MemoryBudget?,
+    func run(input: ImageInput, sha256: String, spec: Spec, budget: MemoryBudget?,
              shouldAbandon: () -> Bool) -> Outcome {
         var draft = ReportDraft(watchName: spec.naming.watchName, inputPath: spec.inputPath, queued: spec.queued,
                                 configSHA256: spec.configSHA256)
-        draft.input.bytes = bytes.count
+        draft.input.bytes = input.count
         draft.input.sha256 = sha256
-        let format = ImageFormat.detect(bytes)
+        let format = input.format
         draft.input.format = format?.rawValue
         draft.warn(FormatMismatch.warning(content: format, name: spec.inputPath))
 
@@ -79,7 +81,7 @@ public struct JobRunner: Sendable {
             let keepsMetadata = spec.outputs.contains { $0.encoding.metadata != .strip }
             let header: ImageInfo, metadata: ImageMetadata?
             do throws(CodecError) {
-                if keepsMetadata { (header, metadata) = try ImageCodec.readHeader(bytes) } else { (header, metadata) = (try ImageCodec.readInfo(bytes), nil) }
+                if keepsMetadata { (header, metadata) = try ImageCodec.readHeader(input) } else { (header, metadata) = (try ImageCodec.readInfo(input), nil) }
             } catch {
                 throw ReportError(code: error.code.rawValue, message: error.message)
             }
@@ -87,7 +89,7 @@ public struct JobRunner: Sendable {
             guard !spec.outputs.isEmpty else {
                 // Nothing to write: still read every pixel, so a broken file is reported as broken.
                 do throws(CodecError) {
-                    _ = try ImageCodec.decode(bytes, limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes))
+                    _ = try ImageCodec.decode(input, limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes))
                 } catch {
                     throw ReportError(code: error.code.rawValue, message: error.message)
                 }
@@ -121,12 +123,30 @@ public struct JobRunner: Sendable {
         for (output, estimatedPixels) in zip(plan.outputs, pixelEstimates) {
             if shouldAbandon() { return .abandoned }
             if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
+            // A TIFF goes straight into a temporary file next to its place as strips are made,
+            // so a large output is never held in memory; the others are encoded in memory.
+            var temporary: AtomicFile.Temporary?
+            var placedFile = false
+            defer { if let temporary { AtomicFile.discard(temporary, placed: placedFile) } }
             do throws(ReportError) {
-                let rendered = try OutputRendering.render(input: bytes, plan: output, metadata: plan.metadata, limits: limits,
-                                                          deadline: deadline, executor: executor)
+                if EncodeOptions(output.config).format == .tiff {
+                    temporary = try Self.writing { () throws(FileError) in try AtomicFile.begin(for: output.path) }
+                }
+                let rendered = try OutputRendering.render(input: input, plan: output, metadata: plan.metadata, limits: limits,
+                                                          deadline: deadline, executor: executor, destination: temporary?.descriptor)
                 if shouldAbandon() { return .abandoned }
                 let writeClock = Stopwatch()
-                let placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner)
+                let placed: OutputPlacement.Placed
+                if let temporary {
+                    try Self.writing { () throws(FileError) in
+                        try AtomicFile.seal(temporary, attribute: spec.owner.map { (OutputPlacement.ownerAttribute, $0.mark) },
+                                            target: output.path)
+                    }
+                    placed = try OutputPlacement.place(.file(temporary), to: output.path, owner: spec.owner)
+                    placedFile = true
+                } else {
+                    placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner)
+                }
                 draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds,
                           estimatedPixelBytes: estimatedPixels)
             } catch {
@@ -150,6 +170,13 @@ public struct JobRunner: Sendable {
             ReportError(code: CodecError.Code.io.rawValue, message: "\(RawName.display(path)) is open for writing")
         case .system(let e):
             ReportError(code: CodecError.Code.io.rawValue, message: e.description)
+        }
+    }
+
+    /// Runs a file step, its error as the report's `write_failed`.
+    private static func writing<T>(_ body: () throws(FileError) -> T) throws(ReportError) -> T {
+        do throws(FileError) { return try body() } catch {
+            throw ReportError(code: "write_failed", message: error.description)
         }
     }
 

@@ -27,8 +27,20 @@ enum OutputPlacement {
         var previousOutputs: Set<String> = []
     }
 
+    /// What is placed: bytes written now, or a sealed temporary file (``AtomicFile/Temporary``)
+    /// an encoder filled as it went, renamed into place.
+    enum Payload {
+        case bytes([UInt8])
+        case file(AtomicFile.Temporary)
+    }
+
     /// Writes `bytes` to `path`, or where `owner.rule` says; nil owner: replace whatever is there.
     static func write(_ bytes: [UInt8], to path: String, owner: Owner?) throws(ReportError) -> Placed {
+        try place(.bytes(bytes), to: path, owner: owner)
+    }
+
+    /// Places `payload` at `path`, or where `owner.rule` says; nil owner: replace whatever is there.
+    static func place(_ bytes: Payload, to path: String, owner: Owner?) throws(ReportError) -> Placed {
         guard let owner else {
             try attempt(bytes, path, .replace, nil)
             return Placed(path: path)
@@ -58,9 +70,9 @@ enum OutputPlacement {
     }
 
     /// Writes to `path` unless another input's output is there; returns whether it wrote.
-    private static func attemptKeepingOthers(_ bytes: [UInt8], _ path: String, _ owner: Owner) throws(ReportError) -> Bool {
+    private static func attemptKeepingOthers(_ bytes: Payload, _ path: String, _ owner: Owner) throws(ReportError) -> Bool {
         do throws(FileError) {
-            try AtomicFile.write(bytes, to: path, placement: .keepExisting, attribute: (ownerAttribute, owner.mark))
+            try store(bytes, path, .keepExisting, owner.mark)
             return true
         } catch where error.errno == EEXIST {
             let mine = AtomicFile.attribute(ownerAttribute, of: path) == owner.mark || owner.previousOutputs.contains(path)
@@ -72,12 +84,26 @@ enum OutputPlacement {
         }
     }
 
-    private static func attempt(_ bytes: [UInt8], _ path: String, _ placement: AtomicFile.Placement,
+    private static func attempt(_ bytes: Payload, _ path: String, _ placement: AtomicFile.Placement,
                                 _ mark: String?) throws(ReportError) {
         do throws(FileError) {
-            try AtomicFile.write(bytes, to: path, placement: placement, attribute: mark.map { (ownerAttribute, $0) })
+            try store(bytes, path, placement, mark)
         } catch {
             throw ReportError(code: "write_failed", message: error.description)
+        }
+    }
+
+    /// One try at `path`: the bytes written to a temporary file and renamed, or the sealed file
+    /// renamed (it stays for the next try when the name is taken; its attribute was set when
+    /// it was sealed).
+    private static func store(_ bytes: Payload, _ path: String, _ placement: AtomicFile.Placement,
+                              _ mark: String?) throws(FileError) {
+        switch bytes {
+        case .bytes(let data):
+            try AtomicFile.write(data, to: path, placement: placement, attribute: mark.map { (ownerAttribute, $0) })
+        case .file(let file):
+            try AtomicFile.place(file.path, at: path, placement)
+            AtomicFile.syncDirectory(file.folder)
         }
     }
 }

@@ -2,22 +2,24 @@ import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
 
-/// One output made from the input's bytes: decode → chain → encode, streamed by the core's
+/// One output made from the input: decode → chain → encode, streamed by the core's
 /// pipeline, and nothing else (no files, no report). Everything around it — planning, the
 /// memory budget, placement, reporting — stays outside.
 enum OutputRendering {
-    /// Renders `plan` for the input `bytes`. Throws a report error with the codec's code, or
+    /// Renders `plan` for `input`; a TIFF into `destination` when given (an open, empty file). Throws a report error with the codec's code, or
     /// `timeout` once `deadline` has passed (the engine checks between strips and in the
     /// decoder's progress callback).
-    static func render(input bytes: [UInt8], plan: JobPlan.Output, metadata: ImageMetadata, limits: Limits,
-                       deadline: Deadline, executor: StripExecutor) throws(ReportError) -> ChainRenderer.Output {
+    static func render(input: ImageInput, plan: JobPlan.Output, metadata: ImageMetadata, limits: Limits,
+                       deadline: Deadline, executor: StripExecutor,
+                       destination: Int32? = nil) throws(ReportError) -> ChainRenderer.Output {
         let output = plan.config
         do throws(CodecError) {
             var options = EncodeOptions(output)
             options.metadata = metadata
+            options.destination = destination
             // The renderer sets orientationApplied and convertedToSRGB from its plan.
             return try ChainRenderer.render(
-                bytes, plan: plan.rendering,
+                input, plan: plan.rendering,
                 options: options,
                 limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes),
                 executor: executor, deadline: deadline)

@@ -60,8 +60,8 @@ struct ReportDraft {
         input.shrinkOnLoad = min(input.shrinkOnLoad ?? rendered.shrinkOnLoad, rendered.shrinkOnLoad)
         for warning in rendered.warnings + rendered.metadataWarnings { warn(warning) }
         outputs.append(JobReport.Output(
-            path: RawName.display(placed.path), format: ImageFormat(plan.config.format).rawValue,
-            width: rendered.size.width, height: rendered.size.height, bytes: rendered.bytes.count,
+            path: RawName.display(placed.path), format: plan.config.format.rawValue,
+            width: rendered.size.width, height: rendered.size.height, bytes: rendered.byteCount,
             chain: plan.filters.map { JobReport.ChainStep($0) }, seed: seed,
             nodes: rendered.stats.nodes.map { .init(filters: $0.names, seconds: $0.seconds, width: $0.size.width, height: $0.size.height) },
             peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad, conflict: placed.conflict,

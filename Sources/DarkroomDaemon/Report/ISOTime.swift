@@ -22,6 +22,7 @@ public enum ISOTime {
 
     /// A timestamp as reports write it, or any ISO 8601 date-time with an offset.
     static func parse(_ text: String) -> Date? {
+        if let utc = parseUTC(text) { return utc }  // the reports' own form, without a formatter
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let d = f.date(from: text) { return d }

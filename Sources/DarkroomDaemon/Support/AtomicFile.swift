@@ -52,6 +52,52 @@ public enum AtomicFile {
         if durable { syncDirectory(folder) }
     }
 
+    /// A temporary file filled by someone else (an encoder writing as it goes) before it is
+    /// placed: ``begin(for:)``, fill ``descriptor``, ``seal(_:attribute:)``, then ``place(_:at:_:)``
+    /// (as often as a free name takes) and ``syncDirectory(_:)``; ``discard(_:)`` whatever happens.
+    public final class Temporary: @unchecked Sendable {  // used by one job's thread only
+        public let descriptor: Int32
+        let path: String
+        let folder: String
+        private var isOpen = true
+
+        fileprivate init(descriptor: Int32, path: String, folder: String) {
+            (self.descriptor, self.path, self.folder) = (descriptor, path, folder)
+        }
+
+        /// Closes the descriptor once (a second close could hit a descriptor another thread just opened).
+        fileprivate func close() -> Int32 {
+            guard isOpen else { return 0 }
+            isOpen = false
+            return Glibc.close(descriptor)
+        }
+
+        deinit { _ = close() }
+    }
+
+    /// A new temporary file in the folder `path` will be placed in (made when missing).
+    static func begin(for path: String) throws(FileError) -> Temporary {
+        let folder = FileIO.parent(of: path)
+        try FileIO.createDirectory(folder)
+        let (fd, temporary) = try createTemporary(in: folder, for: path)
+        return Temporary(descriptor: fd, path: temporary, folder: folder)
+    }
+
+    /// Makes a filled temporary file ready to be placed: readable by others, its attribute
+    /// set, flushed to disk and closed.
+    static func seal(_ file: Temporary, attribute: (name: String, value: String)?, target: String) throws(FileError) {
+        fchmod(file.descriptor, 0o644)
+        if let attribute { setAttribute(file.descriptor, attribute.name, attribute.value) }
+        guard fsync(file.descriptor) == 0 else { throw FileError("write", target, errno: errno) }
+        guard file.close() == 0 else { throw FileError("write", target, errno: errno) }
+    }
+
+    /// Removes the temporary file unless it was placed (its name is then gone or another's).
+    static func discard(_ file: Temporary, placed: Bool) {
+        _ = file.close()
+        if !placed { _ = RawName.withCString(file.path) { unlink($0) } }
+    }
+
     /// A new, empty, exclusive temporary file in `folder`.
     static func createTemporary(in folder: String, for path: String) throws(FileError) -> (Int32, String) {
         while true {

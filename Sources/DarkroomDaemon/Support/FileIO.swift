@@ -32,6 +32,19 @@ public enum FileIO {
         return bytes
     }
 
+    /// The first `count` bytes of an open file (fewer when it is shorter), read with `pread`,
+    /// leaving the descriptor's offset alone.
+    static func readHead(_ fd: Int32, count: Int, path: String) throws(FileReadError) -> [UInt8] {
+        var head = [UInt8](repeating: 0, count: count)
+        while true {
+            let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw .system(FileError("read", path, errno: errno)) }
+            head.removeLast(count - n)
+            return head
+        }
+    }
+
     /// A small file read to its end, for files whose size `stat` does not tell (`/proc`,
     /// `/sys`); nil when it cannot be read or holds more than `maxBytes`.
     public static func readToEnd(_ path: String, maxBytes: Int) -> [UInt8]? {

@@ -68,15 +68,15 @@ struct ReportCommand: ParsableCommand {
         for folder in folders {
             let opened = ReportFolderWalk.walk(folder) { path in
                 guard let bytes = try? FileIO.read(path, maxBytes: 16 << 20),
-                      let entry = try? JSONDecoder().decode(ReportEntry.self, from: Data(bytes)),
-                      let started = entry.startedDate, let finished = entry.finishedDate else {
+                      let entry = try? JSONDecoder().decode(JobReport.Summary.self, from: Data(bytes)),
+                      case let (started, finished) = (entry.timings.started, entry.timings.finished) else {
                     summary.unreadable += 1
                     return
                 }
                 if let watch, entry.watch != watch { return }
                 if let cutoff, finished < cutoff { return }
                 if failed {
-                    if entry.status == "failed" { printFailed(entry, finished: finished, locator: locator) }
+                    if entry.status == .failed { printFailed(entry, finished: finished, locator: locator) }
                 } else {
                     summary.add(entry, started: started, finished: finished)
                 }
@@ -97,14 +97,14 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    private func printFailed(_ r: ReportEntry, finished: Date, locator: FailedFileLocator) {
+    private func printFailed(_ r: JobReport.Summary, finished: Date, locator: FailedFileLocator) {
         let now = locator.currentPath(of: r.input.path, watch: r.watch)
         if paths {
             print(now)
         } else if json {
             let line: [String: String] = ["path": now, "input": r.input.path, "watch": r.watch,
                                           "code": r.error?.code ?? "unknown", "message": r.error?.message ?? "",
-                                          "finished": r.timings.finished]
+                                          "finished": ISOTime.format(r.timings.finished)]
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))

@@ -30,10 +30,10 @@ struct ReportSummary {
         var status: String
     }
 
-    mutating func add(_ r: ReportEntry, started: Date, finished: Date) {
+    mutating func add(_ r: JobReport.Summary, started: Date, finished: Date) {
         files += 1
-        statuses[r.status, default: 0] += 1
-        if r.status == "failed" { errorCodes[r.error?.code ?? "unknown", default: 0] += 1 }
+        statuses[r.status.rawValue, default: 0] += 1
+        if r.status == .failed { errorCodes[r.error?.code ?? "unknown", default: 0] += 1 }
         watches[r.watch, default: 0] += 1
         inputBytes += r.input.bytes
         outputFiles += r.outputs.count
@@ -43,7 +43,7 @@ struct ReportSummary {
         first = min(first ?? started, started)
         last = max(last ?? finished, finished)
         if slowest.count < Self.slowestCount || r.timings.total > slowest[slowest.count - 1].seconds {
-            slowest.append(Slow(path: r.input.path, watch: r.watch, seconds: r.timings.total, status: r.status))
+            slowest.append(Slow(path: r.input.path, watch: r.watch, seconds: r.timings.total, status: r.status.rawValue))
             slowest.sort { $0.seconds > $1.seconds }
             if slowest.count > Self.slowestCount { slowest.removeLast() }
         }

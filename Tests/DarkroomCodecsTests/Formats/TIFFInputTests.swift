@@ -80,6 +80,24 @@ final class TIFFInputTests: XCTestCase {
         XCTAssertGreaterThan(psnr(try ImageCodec.decode(fromTIFF.bytes).image, try ImageCodec.decode(fromJPEG.bytes).image), 45)
     }
 
+    /// 16-bit CMYK goes through its profile too, at 16 bits (before, libtiff's RGBA reader took
+    /// it naively at 8 bits and the profile was ignored): the same colours as its 8-bit twin.
+    func testSixteenBitCMYKThroughItsProfileKeepsItsDepth() throws {
+        let folder = TemporaryFolder()
+        try FormatTools.run(FormatTools.convert, [Fixtures.path("cmyk_press.jpg"), "-depth", "16", "-compress", "lzw",
+                                                  folder.file("cmyk16.tif")])
+        try FormatTools.run(FormatTools.convert, [Fixtures.path("cmyk_press.jpg"), "-compress", "lzw", folder.file("cmyk8.tif")])
+        let deep = try folder.bytes("cmyk16.tif")
+        let info = try ImageCodec.readInfo(deep)
+        XCTAssertEqual([info.colorSpace, "\(info.bitDepth)"], ["cmyk", "16"])
+        let fromDeep = try render(deep, options: .init(format: .png))
+        let fromEight = try render(try folder.bytes("cmyk8.tif"), options: .init(format: .png))
+        XCTAssertNotNil(fromDeep.colorConvertedFrom, "converted through its profile")
+        XCTAssertEqual(fromDeep.colorConvertedFrom, fromEight.colorConvertedFrom)
+        XCTAssertEqual(pngHeader(fromDeep.bytes).depth, 16, "16-bit in, 16-bit out")
+        XCTAssertGreaterThan(psnr(try ImageCodec.decode(fromDeep.bytes).image, try ImageCodec.decode(fromEight.bytes).image), 45)
+    }
+
     func testFirstPageOfAMultiPageFileAndThePageCount() throws {
         let folder = TemporaryFolder()
         let first = try FormatTools.png(FormatTools.picture(width: 40, height: 30), "a.png", in: folder)

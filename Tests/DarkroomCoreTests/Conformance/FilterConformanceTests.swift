@@ -10,9 +10,10 @@ import XCTest
 /// with every slider drawn at random (fixed seeds, so a failure reproduces). Every check runs the
 /// filter through the streaming pipeline, as jobs do.
 final class FilterConformanceTests: XCTestCase {
-    /// The shipped filters (the drawing ones included), the test filters that exercise the open
-    /// point contract, and a trim written against the analysis contract.
-    static let registry = pointTestRegistry.adding(FilterRegistry.drawingFilters + [TrimTestFilter.self])
+    /// The shipped filters (the drawing ones and the analysis ones — trim, normalise,
+    /// auto_levels, equalize — among them) and the test filters that exercise the open point
+    /// contract.
+    static let registry = pointTestRegistry.adding(FilterRegistry.drawingFilters + [MixWithSourceTestFilter.self])
 
     struct Sample {
         var text: String
@@ -127,12 +128,12 @@ final class FilterConformanceTests: XCTestCase {
     /// Every pixel outside the region a rectangle declares is NaN: a read of one would show.
     func testOnlyTheDeclaredInputRegionIsRead() throws {
         var rng = SeededGenerator(seed: 99)
-        for sample in samples(seed: 3) {
-            let size = Size(width: Int.random(in: 19...41, using: &rng), height: Int.random(in: 13...33, using: &rng))
+        for sample in samples(seed: 3) + samples(seed: 4) {
+            let size = Size(width: Int.random(in: 19...61, using: &rng), height: Int.random(in: 13...47, using: &rng))
             let input = KernelContractTests.input(size.width, size.height)
             let whole = try render(sample, input).image
             guard whole.width > 0, whole.height > 0 else { continue }
-            for _ in 0..<2 {
+            for _ in 0..<3 {
                 let x = Int.random(in: 0..<whole.width, using: &rng), y = Int.random(in: 0..<whole.height, using: &rng)
                 let rect = Rect(x: x, y: y, width: Int.random(in: 1...(whole.width - x), using: &rng),
                                 height: Int.random(in: 1...(whole.height - y), using: &rng))

@@ -29,7 +29,7 @@ final class BlockSource: RowSource {
 }
 
 final class AnalysisPassTests: XCTestCase {
-    let registry = FilterRegistry.standard.adding([TrimTestFilter.self])
+    let registry = FilterRegistry.standard
 
     private func chain(_ text: String) throws -> CompiledChain {
         ChainCompiler.compile(try ChainSyntax.parse(text, registry: registry).resolve(seed: 1))
@@ -76,19 +76,19 @@ final class AnalysisPassTests: XCTestCase {
             let image = Image(width: 40, height: 30) { x, y in
                 block.contains(x, y) ? Pixel(0.2, Float(x) / 40, 0.5, 1) : Pixel(1, 1, 1, 1)
             }
-            let out = try chain("trim_test | invert").run(image, executor: smallTiles).image
+            let out = try chain("trim | invert").run(image, executor: smallTiles).image
             XCTAssertEqual(out.size, block.size)
             XCTAssertEqual(out[0, 0][0], 0.8, accuracy: 1e-6, "the filter after the analysis runs on the trimmed image")
         }
-        XCTAssertTrue(try chain("trim_test").hasAnalysis)
-        XCTAssertEqual(try chain("trim_test | resize scale=0.5").stageSizes(for: Size(width: 40, height: 30)).last,
+        XCTAssertTrue(try chain("trim").hasAnalysis)
+        XCTAssertEqual(try chain("trim | resize scale=0.5").stageSizes(for: Size(width: 40, height: 30)).last,
                        Size(width: 20, height: 15), "before the statistic, sizes are the worst case's")
     }
 
     /// A 200×16000 image streams through both passes (the measuring one and the render) in the
     /// memory of a 200×1600 one, within the estimate made before either.
     func testATallImageStreamsThroughBothPassesWithinTheEstimate() throws {
-        let compiled = try chain("gaussian_blur radius=1 | trim_test threshold=0.3 | resize scale=0.5 kernel=bilinear")
+        let compiled = try chain("gaussian_blur radius=1 | trim threshold=0.3 | resize scale=0.5 kernel=bilinear")
         let executor = StripExecutor(bandHeight: 32, concurrency: 2)
         var peaks = [Int]()
         for height in [1600, 16000] {
@@ -98,7 +98,7 @@ final class AnalysisPassTests: XCTestCase {
 
             // The measuring pass, as resolvingAnalyses runs it.
             let prefix = Pipeline(chain: try chain("gaussian_blur radius=1"), source: traits, bandHeight: 32)
-            var sink = StatisticsSink(size: size, request: TrimTestFilter(parameters: .init()).statisticRequest)
+            var sink = StatisticsSink(size: size, request: TrimFilter(parameters: .init()).statisticRequest)
             let measured = try prefix.run(from: BlockSource(size: size, block: block), into: &sink, executor: executor)
             XCTAssertLessThanOrEqual(measured.peakPixelBytes, estimate)
 

@@ -59,7 +59,9 @@ final class RGB8InputTests: XCTestCase {
     static let chains = ["resize width=37", "resize width=200 kernel=lanczos3", "resize scale=0.26 kernel=bicubic",
                          "resize width=90 height=40 fit=contain background=#336699", "resize width=71 height=33 fit=cover kernel=bilinear",
                          "resize scale=2.7 kernel=lanczos3", "resize width=64 kernel=nearest", "resize scale=0.5 | sepia",
-                         "resize width=50 | gaussian_blur radius=2"]
+                         "resize width=50 | gaussian_blur radius=2",
+                         // The blur's pass down reads the 8-bit rows too, extending the edges itself.
+                         "gaussian_blur radius=3", "gaussian_blur radius=12 | resize width=40", "gaussian_blur radius=0.6"]
 
     func pipeline(_ text: String, _ size: Size, bandHeight: Int = 16) throws -> Pipeline {
         let chain = ChainCompiler.compile(try ChainSyntax.parse(text).resolve(seed: 1))
@@ -122,10 +124,10 @@ final class RGB8InputTests: XCTestCase {
     }
 
     /// A colour program on the source, or a second reader, keeps the float path.
-    func testTheEightBitPathIsTakenOnlyWhenTheResizeAloneReadsTheSource() throws {
+    func testTheEightBitPathIsTakenOnlyWhenOneEightBitKernelAloneReadsTheSource() throws {
         let size = Size(width: 100, height: 50)
         XCTAssertNil(try pipeline("sepia | resize width=30", size).rgb8Reader)
-        XCTAssertNil(try pipeline("gaussian_blur radius=1 | resize width=30", size).rgb8Reader)
+        XCTAssertNil(try pipeline("unsharp_mask radius=1 | resize width=30", size).rgb8Reader, "the blur and the combine read the source")
         XCTAssertNotNil(try pipeline("resize width=30 | sepia", size).rgb8Reader)
         let alpha = Pipeline(chain: ChainCompiler.compile(try ChainSyntax.parse("resize width=30").resolve(seed: 1)),
                              source: .init(size: size, isOpaque: false, isEightBit: true))

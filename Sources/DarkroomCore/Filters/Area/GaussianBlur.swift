@@ -1,3 +1,5 @@
+import CDarkroomKernels
+
 /// A Gaussian blur as two 1-D passes, across then down: two pipeline kernels, so the rows the
 /// downward pass shares between neighbouring strips are blurred across once and cached.
 ///
@@ -20,54 +22,81 @@ public struct GaussianBlur: Sendable, Hashable {
     /// How far the blur reads past each output pixel.
     public var halo: Int { kernel.halfWidth }
 
-    /// The two passes over an image of `size`, reading `source` (the plan's input or a step).
+    /// The two passes over an image of `size`, reading `source` (the plan's input or a step):
+    /// down first, so that an opaque 8-bit source is read as decoded (3 bytes a pixel) by the
+    /// pass that reads each row 2h + 1 times, and the pass across reads float rows once each.
     func steps(for size: Size, from source: KernelPlan.Source, first: Int) -> [KernelPlan.Step] {
-        [.init(BlurPass(kernel: kernel, size: size, across: true), sources: [source], label: "across"),
-         .init(BlurPass(kernel: kernel, size: size, across: false), sources: [.step(first)], label: "down")]
+        [.init(BlurPass(weights: kernel.weights, size: size, across: false), sources: [source], label: "down"),
+         .init(BlurPass(weights: kernel.weights, size: size, across: true), sources: [.step(first)], label: "across")]
     }
 }
 
-/// One 1-D pass of a ``GaussianBlur``. The kernel is symmetric, so mirrored taps share one
-/// multiply.
-struct BlurPass: PixelKernel {
-    let kernel: GaussianKernel
+/// One 1-D pass of a ``GaussianBlur`` (or of any symmetric separable kernel: `box_blur`). The
+/// kernel is symmetric, so mirrored taps share one multiply. The rows are summed in C (`dr_blur_across`, `dr_blur_down`), the sum for a block of
+/// pixels kept in registers over all taps, with AVX2 and FMA where the CPU has them.
+struct BlurPass: RGB8InputKernel {
+    /// `2·halfWidth + 1` weights, symmetric about the centre.
+    let weights: [Float]
     let size: Size
     let across: Bool
+
+    var halfWidth: Int { weights.count / 2 }
 
     var outputSize: Size { size }
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
 
     func inputRegions(for output: Rect) -> [Rect] {
-        let h = kernel.halfWidth
+        let h = halfWidth
         return [across
             ? Rect(x: output.x - h, y: output.y, width: output.width + 2 * h, height: output.height)
             : Rect(x: output.x, y: output.y - h, width: output.width, height: output.height + 2 * h)]
     }
 
-    func render(_ inputs: [RegionView], into target: RegionTarget) {
-        let view = inputs[0], r = target.rect, h = kernel.halfWidth
-        kernel.weights.withUnsafeBufferPointer { w in
-            let c = w[h]
-            for y in r.y..<r.maxY {
-                let out = target.pointer(r.x, y)
-                if across {
-                    let centre = view.pointer(r.x, y)
-                    for x in 0..<r.width { out[x] = c * centre[x] }
-                    guard h > 0 else { continue }
-                    for k in 1...h {
-                        let wk = w[h + k], before = centre - k, after = centre + k
-                        for x in 0..<r.width { out[x] += wk * (before[x] + after[x]) }
-                    }
-                } else {
-                    let centre = view.pointer(r.x, y)
-                    for x in 0..<r.width { out[x] = c * centre[x] }
-                    guard h > 0 else { continue }
-                    for k in 1...h {
-                        let wk = w[h + k], before = view.pointer(r.x, y - k), after = view.pointer(r.x, y + k)
-                        for x in 0..<r.width { out[x] += wk * (before[x] + after[x]) }
-                    }
-                }
-            }
+    /// The pass down can read an opaque 8-bit source as decoded: its rows are widened to float
+    /// a cache-sized chunk at a time instead of the whole image passing through float bands.
+    var acceptsRGB8Input: Bool { !across }
+
+    func render(rgb8 view: RGB8RegionView, into target: RegionTarget) {
+        let r = target.rect, h = halfWidth, span = r.height + 2 * h
+        // Rows past the top and bottom repeat the edge rows (the view holds only the image's).
+        let rows = (0..<span).map { k in Optional(view.pointer(r.x, min(max(r.y - h + k, view.rect.y), view.rect.maxY - 1))) }
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: (span + 1) * (3 * 32 + 4) + h + 1)
+        let window = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: span)
+        defer { scratch.deallocate(); window.deallocate() }
+        weights.withUnsafeBufferPointer { all in
+            dr_blur_down_rgb8(rows, Int32(r.height), all.baseAddress! + h, Int32(h), Int32(r.width),
+                              scratch, window, floats(target.pointer(r.x, r.y)), 4 * rowStride(target))
         }
+    }
+
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let view = inputs[0], r = target.rect, h = halfWidth
+        weights.withUnsafeBufferPointer { all in
+            let w = all.baseAddress! + h
+            if across {
+                for y in r.y..<r.maxY {
+                    // Both ends through the view, so an undeclared read is caught as in Swift kernels.
+                    _ = view.pointer(r.x - h, y)
+                    _ = view.pointer(r.maxX + h, y)
+                    dr_blur_across(floats(view.pointer(r.x, y)), w, Int32(h), Int32(r.width), floats(target.pointer(r.x, y)))
+                }
+                return
+            }
+            let rows = (0..<(r.height + 2 * h)).map { k in Optional(floats(view.pointer(r.x, r.y - h + k))) }
+            dr_blur_down(rows, Int32(r.height), w, Int32(h), Int32(r.width), floats(target.pointer(r.x, r.y)), 4 * rowStride(target))
+        }
+    }
+
+    private func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> {
+        UnsafeRawPointer(p).assumingMemoryBound(to: Float.self)
+    }
+
+    private func floats(_ p: UnsafeMutablePointer<Pixel>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
+    }
+
+    /// Pixels from one row of the target to the next.
+    private func rowStride(_ target: RegionTarget) -> Int {
+        target.rect.height > 1 ? target.pointer(target.rect.x, target.rect.y + 1) - target.pointer(target.rect.x, target.rect.y) : 0
     }
 }

@@ -1,5 +1,6 @@
 /// CIUnsharpMask: `out = in + intensity · (in − blur(in))`, the blur a Gaussian of sigma
-/// `radius` (as `gaussian_blur`). An area filter written against the kernel contract: the
+/// `radius` (as `gaussian_blur`); with ImageMagick's `-unsharp` threshold, channels that differ
+/// from the blur by less than `threshold` are kept as they are. An area filter written against the kernel contract: the
 /// shared two-pass blur, then one kernel that reads both the filter's input and the blur.
 ///
 /// It works on premultiplied pixels, so colour is sharpened by coverage and a transparent
@@ -17,14 +18,21 @@ public struct UnsharpMaskFilter: RegionFilter {
                                 identity: .number(0), unit: "px"),
             ParameterDescriptor("intensity", .scalar, "How much of the difference is added: 0 changes nothing.",
                                 default: .number(0.5), min: 0, max: 100, slider: 0...1, identity: .number(0)),
+            ParameterDescriptor("threshold", .scalar,
+                                "Differences from the blur smaller than this (0–1 per channel) are left alone, so flat areas "
+                                    + "and fine grain are not sharpened. ImageMagick's -unsharp compares twice the difference: "
+                                    + "its threshold t is darkroom's t/2.",
+                                default: .number(0), min: 0, max: 1, slider: 0...0.1),
         ])
 
     public let intensity: Double
+    public let threshold: Double
     private let blur: GaussianBlur
 
     public init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         intensity = p.number("intensity")
+        threshold = p.number("threshold")
         blur = GaussianBlur(sigma: p.number("radius"))
     }
 
@@ -33,16 +41,31 @@ public struct UnsharpMaskFilter: RegionFilter {
     public func outputSize(for input: Size) -> Size { input }
 
     public func plan(for input: Size) -> KernelPlan {
-        KernelPlan(blur.steps(for: input, from: .input, first: 0)
-            + [.init(UnsharpCombine(size: input, amount: Float(intensity)), sources: [.input, .step(1)], label: "combine")])
+        blur.sharpening(input, amount: intensity, threshold: threshold, luminanceOnly: false)
     }
 }
 
-/// `in + amount · (in − blurred)`, pixel by pixel, alpha clamped to 0…1. Where the image is
+extension GaussianBlur {
+    /// Unsharp masking with this blur: its two passes, then ``UnsharpCombine`` reading the input
+    /// and the blur (`unsharp_mask`, and `sharpen` on luminance only).
+    func sharpening(_ input: Size, amount: Double, threshold: Double = 0, luminanceOnly: Bool) -> KernelPlan {
+        KernelPlan(steps(for: input, from: .input, first: 0)
+            + [.init(UnsharpCombine(size: input, amount: Float(amount), threshold: Float(threshold), luminanceOnly: luminanceOnly),
+                     sources: [.input, .step(1)], label: "combine")])
+    }
+}
+
+/// `in + amount · (in − blurred)`, pixel by pixel, channels whose difference is below
+/// `threshold` left alone, alpha clamped to 0…1. Where the image is
 /// opaque the exact result's alpha is at least 1, so it is 1, whatever the blur's rounding.
+/// With `luminanceOnly`, the detail's Rec. 709 luminance `Y(in − blurred)` is added to R, G and
+/// B alike and alpha is kept (CISharpenLuminance: no colour fringes).
 struct UnsharpCombine: PixelKernel {
+    static let luminance = Pixel(0.2126, 0.7152, 0.0722, 0)
     let size: Size
     let amount: Float
+    let threshold: Float
+    let luminanceOnly: Bool
 
     var outputSize: Size { size }
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp), KernelInput(size: size, edge: .clamp)] }
@@ -53,8 +76,17 @@ struct UnsharpCombine: PixelKernel {
         let r = target.rect, k = amount
         for y in r.y..<r.maxY {
             let image = inputs[0].pointer(r.x, y), blurred = inputs[1].pointer(r.x, y), out = target.pointer(r.x, y)
+            if luminanceOnly {
+                for x in 0..<r.width {
+                    let detail = k * ((image[x] - blurred[x]) * Self.luminance).sum()
+                    out[x] = image[x] + Pixel(detail, detail, detail, 0)
+                }
+                continue
+            }
             for x in 0..<r.width {
-                var p = image[x] + k * (image[x] - blurred[x])
+                var d = image[x] - blurred[x]
+                if threshold > 0 { d.replace(with: 0, where: pointwiseMax(d, -d) .< Pixel(repeating: threshold)) }
+                var p = image[x] + k * d
                 p[3] = image[x][3] >= 1 ? 1 : min(max(p[3], 0), 1)
                 out[x] = p
             }

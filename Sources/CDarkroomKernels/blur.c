@@ -1,0 +1,182 @@
+/*
+ * The two 1-D passes of a symmetric blur on float RGBA rows (gaussian_blur, unsharp_mask,
+ * drop_shadow). Every channel has the same weights, so a row is a plain array of floats and
+ * tap k is 4·k floats away. The sum for a block of output floats is kept in registers over all
+ * taps and stored once (the Swift loop it replaces added each tap into memory), mirrored taps
+ * share one multiply, and with AVX2 and FMA (chosen at run time; the baseline is SSE2) eight
+ * floats — two pixels — take one instruction. The arithmetic and its order are those of a float
+ * convolution, so the result is the exact sampled Gaussian to float rounding, not an
+ * approximation.
+ */
+#include "include/darkroom_kernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* Sums over taps for 32 floats (8 pixels) at once: four accumulators hide the FMA latency.
+ * rows[h + k] is the row k away from the output row; column o + i is summed into out[i]. */
+__attribute__((target("avx2,fma")))
+static void down_avx2(const float *const *rows, size_t o, const float *w, int h, int count, float *out) {
+    const int n = 4 * count;
+    const float *const *centre = rows + h;
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const float *c = centre[0] + o + i;
+        __m256 c0 = _mm256_set1_ps(w[0]);
+        __m256 s0 = _mm256_mul_ps(c0, _mm256_loadu_ps(c));
+        __m256 s1 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 8));
+        __m256 s2 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 16));
+        __m256 s3 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 24));
+        for (int k = 1; k <= h; k++) {
+            const __m256 wk = _mm256_set1_ps(w[k]);
+            const float *b = centre[-k] + o + i, *a = centre[k] + o + i;
+            s0 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b), _mm256_loadu_ps(a)), s0);
+            s1 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 8), _mm256_loadu_ps(a + 8)), s1);
+            s2 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 16), _mm256_loadu_ps(a + 16)), s2);
+            s3 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 24), _mm256_loadu_ps(a + 24)), s3);
+        }
+        _mm256_storeu_ps(out + i, s0);
+        _mm256_storeu_ps(out + i + 8, s1);
+        _mm256_storeu_ps(out + i + 16, s2);
+        _mm256_storeu_ps(out + i + 24, s3);
+    }
+    for (; i < n; i += 4) {
+        __m128 s = _mm_mul_ps(_mm_set1_ps(w[0]), _mm_loadu_ps(centre[0] + o + i));
+        for (int k = 1; k <= h; k++)
+            s = _mm_fmadd_ps(_mm_set1_ps(w[k]), _mm_add_ps(_mm_loadu_ps(centre[-k] + o + i), _mm_loadu_ps(centre[k] + o + i)), s);
+        _mm_storeu_ps(out + i, s);
+    }
+}
+/* 8-bit samples to floats, unscaled (the weights carry the 1/255). */
+__attribute__((target("avx2,fma")))
+static void widen_avx2(const uint8_t *s, int n, float *d) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(d + i, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(s + i)))));
+    for (; i < n; i++) d[i] = s[i];
+}
+
+/* R G B sums to opaque RGBA pixels (the load reads one float past each pixel, inside `sum`). */
+__attribute__((target("avx2,fma")))
+static void opaque_avx2(const float *sum, int n, float *dst) {
+    const __m128 one = _mm_set1_ps(1.0f);
+    for (int i = 0; i < n; i++) _mm_storeu_ps(dst + 4 * i, _mm_blend_ps(_mm_loadu_ps(sum + 3 * i), one, 8));
+}
+#endif
+
+/* Plain C in the same order (one float at a time; the compiler vectorises the inner loop). */
+static void across_c(const float *in, const float *w, int h, int count, float *out) {
+    const int n = 4 * count;
+    for (int i = 0; i < n; i++) {
+        float s = w[0] * in[i];
+        for (int k = 1; k <= h; k++) s += w[k] * (in[i - 4 * k] + in[i + 4 * k]);
+        out[i] = s;
+    }
+}
+
+static void down_c(const float *const *rows, size_t o, const float *w, int h, int count, float *out) {
+    const int n = 4 * count;
+    const float *const *centre = rows + h;
+    for (int i = 0; i < n; i++) {
+        float s = w[0] * centre[0][o + i];
+        for (int k = 1; k <= h; k++) s += w[k] * (centre[-k][o + i] + centre[k][o + i]);
+        out[i] = s;
+    }
+}
+
+static int has_avx2_fma(void) {
+#if defined(__x86_64__)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
+/* Taps to each side up to which the pass across runs on the vector code (sigma up to about 68). */
+enum { ACROSS_REACH = 256 };
+
+void dr_blur_across(const float *in, const float *weights, int h, int count, float *out) {
+#if defined(__x86_64__)
+    if (h <= ACROSS_REACH && has_avx2_fma()) {
+        /* Across is down over "rows" that are the same row shifted by whole pixels. */
+        const float *shifted[2 * ACROSS_REACH + 1];
+        for (int k = -h; k <= h; k++) shifted[h + k] = in + 4 * k;
+        down_avx2(shifted, 0, weights, h, count, out);
+        return;
+    }
+#endif
+    across_c(in, weights, h, count, out);
+}
+
+/* Columns this many pixels wide at a time (512 bytes a row): the 2h + rowCount rows of a chunk
+ * stay in the core's L1 cache while every output row of the strip reads them, where whole rows (80 KB
+ * each on a 5000-px image, 37 of them for sigma 5) came from memory for every output row. */
+enum { CHUNK = 32 };
+
+void dr_blur_down(const float *const *rows, int rowCount, const float *weights, int h, int count,
+                  float *out, ptrdiff_t outStride) {
+    const int avx = has_avx2_fma();
+    for (int x = 0; x < count; x += CHUNK) {
+        const int n = count - x < CHUNK ? count - x : CHUNK;
+        const size_t o = 4 * (size_t)x;
+        /* The next chunk of every row, fetched while this one is summed: 2h + rowCount streams
+         * are more than the hardware prefetcher follows, and the rows come from L3 or memory. */
+        if (x + CHUNK < count) {
+            const int m = (count - x - CHUNK < CHUNK ? count - x - CHUNK : CHUNK) * 16;
+            for (int j = 0; j < rowCount + 2 * h; j++)
+                for (int b = 0; b < m; b += 64) __builtin_prefetch((const char *)(rows[j] + o + 4 * CHUNK) + b);
+        }
+        for (int y = 0; y < rowCount; y++) {
+            float *dst = out + (size_t)y * (size_t)outStride + o;
+#if defined(__x86_64__)
+            if (avx) { down_avx2(rows + y, o, weights, h, n, dst); continue; }
+#endif
+            down_c(rows + y, o, weights, h, n, dst);
+        }
+    }
+    (void)avx;
+}
+
+void dr_blur_down_rgb8(const uint8_t *const *rows, int rowCount, const float *weights, int h, int count,
+                       float *scratch, const float **window, float *out, ptrdiff_t outStride) {
+    const int avx = has_avx2_fma();
+    const int span = rowCount + 2 * h, stride = 3 * CHUNK + 4;
+    /* Weights × 1/255: the samples are summed as read. */
+    float *w = scratch + (size_t)(span + 1) * stride;
+    for (int k = 0; k <= h; k++) w[k] = weights[k] * (1.0f / 255.0f);
+    float *sum = scratch + (size_t)span * stride;
+    for (int x = 0; x < count; x += CHUNK) {
+        const int n = count - x < CHUNK ? count - x : CHUNK;
+        /* This chunk of every row as float samples (R G B R G B …), widened once. */
+        for (int j = 0; j < span; j++) {
+            const uint8_t *s = rows[j] + 3 * (size_t)x;
+            float *d = scratch + (size_t)j * stride;
+#if defined(__x86_64__)
+            if (avx) widen_avx2(s, 3 * n, d);
+            else
+#endif
+            for (int i = 0; i < 3 * n; i++) d[i] = s[i];
+            for (int i = 3 * n; i < stride; i++) d[i] = 0;
+            window[j] = d;
+        }
+        const int quads = (3 * n + 3) / 4;  /* the float kernels count 4 floats a "pixel" */
+        for (int y = 0; y < rowCount; y++) {
+            float *dst = out + (size_t)y * (size_t)outStride + 4 * (size_t)x;
+#if defined(__x86_64__)
+            if (avx) {
+                down_avx2(window + y, 0, w, h, quads, sum);
+                opaque_avx2(sum, n, dst);
+                continue;
+            }
+#endif
+            down_c(window + y, 0, w, h, quads, sum);
+            for (int i = 0; i < n; i++) {
+                dst[4 * i] = sum[3 * i];
+                dst[4 * i + 1] = sum[3 * i + 1];
+                dst[4 * i + 2] = sum[3 * i + 2];
+                dst[4 * i + 3] = 1.0f;
+            }
+        }
+    }
+    (void)avx;
+}

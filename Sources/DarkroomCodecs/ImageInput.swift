@@ -1,0 +1,65 @@
+import CDarkroomCodecs
+
+/// An input's content as the decoders read it: its bytes in memory, or, for a TIFF, the open
+/// file itself, read in place (`pread`, strip by strip or a row of tiles at a time, as the
+/// pipeline asks for rows), so a scan of hundreds of megabytes is never held whole. The other
+/// formats are compressed well enough that holding their bytes costs little next to their
+/// pixels, and their decoders read from memory.
+///
+/// The descriptor belongs to the caller, who keeps it open while any decoder of this input
+/// lives, and is answerable for the content not changing meanwhile (the daemon's read lease
+/// and its stamp check, see the README).
+public struct ImageInput: Sendable {
+    public enum Storage: Sendable {
+        case memory([UInt8])
+        /// An open regular file of `size` bytes; `head` is its first bytes.
+        case file(descriptor: Int32, size: Int, head: [UInt8])
+    }
+
+    public let storage: Storage
+
+    /// How many bytes of a file's start tell its format (and whether it is read in place).
+    public static let headLength = 64
+
+    public init(_ bytes: [UInt8]) { storage = .memory(bytes) }
+
+    /// A file read in place; only a TIFF can be (``readsInPlace(head:)``).
+    public init(descriptor: Int32, size: Int, head: [UInt8]) {
+        storage = .file(descriptor: descriptor, size: size, head: Array(head.prefix(Self.headLength)))
+    }
+
+    /// Whether a file starting with `head` is read in place rather than into memory: a TIFF.
+    public static func readsInPlace(head: [UInt8]) -> Bool { ImageFormat.detect(head) == .tiff }
+
+    /// The content's size in bytes.
+    public var count: Int {
+        switch storage {
+        case .memory(let bytes): bytes.count
+        case .file(_, let size, _): size
+        }
+    }
+
+    /// The first bytes, which the format is detected from.
+    public var head: [UInt8] {
+        switch storage {
+        case .memory(let bytes): Array(bytes.prefix(Self.headLength))
+        case .file(_, _, let head): head
+        }
+    }
+
+    public var format: ImageFormat? { ImageFormat.detect(head) }
+
+    /// Whether the content is read from the file rather than from memory.
+    public var isInPlace: Bool {
+        if case .file = storage { return true }
+        return false
+    }
+
+    /// Runs `body` with the bytes in memory, or with no bytes (nil) for a file read in place.
+    func withBytes<T, E: Error>(_ body: (UnsafePointer<UInt8>?, Int) throws(E) -> T) throws(E) -> T {
+        switch storage {
+        case .memory(let bytes): try bytes.withUnsafeBufferPointer { (buffer) throws(E) in try body(buffer.baseAddress, buffer.count) }
+        case .file(_, let size, _): try body(nil, size)
+        }
+    }
+}

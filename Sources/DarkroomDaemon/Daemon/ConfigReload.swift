@@ -1,0 +1,38 @@
+import DarkroomConfig
+import DarkroomDrawing
+import Logging
+
+/// What SIGHUP does first, in the plain daemon and a cluster node alike: tell systemd a reload
+/// is under way, read the files the filters name again (``SharedAssets``) and load the config
+/// file again. An invalid file is explained line by line and refused — the running config stays,
+/// and systemd hears READY=1 again.
+struct ConfigReload {
+    let configPath: String?
+    let logger: Logger
+    let activity: DaemonActivity
+    let notifier: SystemdNotifier
+
+    /// The new config, or nil when there is none to apply (explained in the log).
+    func load() -> DaemonConfig? {
+        guard let configPath else {
+            logger.warning("SIGHUP: started without a config file, nothing to reload")
+            return nil
+        }
+        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
+        do throws(ConfigError) {
+            SharedAssets.store.reload()
+            return try ConfigLoader.load(path: configPath, registry: .shipped, assets: SharedAssets.store)
+        } catch {
+            for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }
+            refuse("\(configPath) is not valid")
+            return nil
+        }
+    }
+
+    /// Keeps the running config: `reason` logged, the reload counted as failed.
+    func refuse(_ reason: String) {
+        logger.error("SIGHUP: \(reason); keeping the running configuration")
+        activity.reload(succeeded: false)
+        notifier.send("READY=1")
+    }
+}
