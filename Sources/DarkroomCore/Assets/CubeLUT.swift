@@ -120,14 +120,14 @@ public struct CubeLUT: Sendable {
     }
 
     /// The table as the point operation that applies it: a ``ColorCube`` for 3-D, a
-    /// ``ChannelTables`` for 1-D.
+    /// ``ChannelLUT`` for 1-D.
     public func operation(interpolation: ColorCube.Interpolation) -> any PointOperation {
         switch dimensions {
         case .three:
             return ColorCube(size: size, entries: entries.map { Pixel($0.x, $0.y, $0.z, 1) },
                              domainMin: domainMin, domainMax: domainMax, interpolation: interpolation)
         case .one:
-            return ChannelTables(entries: entries, domainMin: domainMin, domainMax: domainMax)
+            return ChannelLUT(entries: entries, domainMin: domainMin, domainMax: domainMax)
         }
     }
 

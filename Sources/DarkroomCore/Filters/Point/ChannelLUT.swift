@@ -1,11 +1,12 @@
 /// A 1-D lookup table per colour channel (a `.cube` file's LUT_1D): `entries` evenly spaced over
 /// each channel's domain, linearly interpolated, inputs clamped to the domain; alpha untouched.
+/// (Equalisation's `ChannelTables` looks a value's histogram bin up instead, no interpolation.)
 ///
 /// Applied by its own loop over raw memory rather than as three ``ToneCurve`` closures: on a
 /// 5000×5000 photo the closures cost 0.9 s more than the table does. When the three columns and
 /// domains are the same it also offers itself as a ``curve``, so it still composes with
 /// neighbouring tone curves (gamma, posterize) when the compiler fuses them.
-public struct ChannelTables: PointOperation {
+public struct ChannelLUT: PointOperation {
     /// Entries per channel.
     public let size: Int
     /// The table's R column, then its G column, then its B column, as plain floats (narrow loads).
