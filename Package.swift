@@ -75,7 +75,7 @@ let package = Package(
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
         .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomTestSupport"]),
-        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
         // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),

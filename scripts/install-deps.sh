@@ -14,6 +14,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libtiff-tools webp libheif-examples  # tiffcp/tiffinfo, cwebp/dwebp/img2webp, heif-enc/heif-convert: the tests' references
           libimage-exiftool-perl  # exiftool reads back the metadata the tests write
           libcairo2-dev libpango1.0-dev librsvg2-dev fonts-dejavu-core  # drawing: shapes and gradients, text, SVG; DejaVu is the default font
+          librsvg2-bin         # rsvg-convert renders the SVG the drawing tests compare shapes and paths with
           libpq-dev            # cluster mode talks to PostgreSQL through libpq
           postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
           python3-scipy)       # PchipInterpolator: the reference for the curves filter

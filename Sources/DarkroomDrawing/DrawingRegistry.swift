@@ -3,7 +3,11 @@ import DarkroomCore
 /// The filters that draw and composite (cairo, Pango, librsvg), and the registry darkroom ships.
 extension FilterRegistry {
     /// Filters that rasterise with cairo, lay text out with Pango or render SVG with librsvg.
-    public static let drawingFilters: [any Filter.Type] = []
+    public static let drawingFilters: [any Filter.Type] = [
+        ClipFilter.self,
+        DrawFilter.self,
+        FillPatternFilter.self,
+    ]
 
     /// Every filter darkroom ships: ``standard`` and the drawing filters. The daemon and the CLI
     /// read configs and chains with this one.

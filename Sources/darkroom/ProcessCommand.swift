@@ -72,7 +72,7 @@ struct ProcessCommand: ParsableCommand {
             spec = try ChainSyntax.parse(chain, registry: .shipped,
                                          assets: SharedAssets.store.limited(maxPixels: maxPixels, maxFileBytes: .max))
         } catch {
-            printError("darkroom process: --chain: \(error.message)\n(`darkroom filters` lists every filter and parameter)")
+            printError("darkroom process: --chain: \(error.description)\n(`darkroom filters` lists every filter and parameter)")
             throw ExitCode(64)  // EX_USAGE
         }
         let outputs = try inputs.map { input in

@@ -14,6 +14,8 @@ public enum ReferenceTool {
     public static let convert = ("convert-im6.q16", "imagemagick")
     /// Little CMS's own ICC applier for JPEG (the reference for rendering intents).
     public static let jpgicc = ("jpgicc", "liblcms2-utils")
+    /// librsvg's renderer: the reference for shapes, paths, strokes and fill rules.
+    public static let rsvgConvert = ("rsvg-convert", "librsvg2-bin")
 
     /// Standard output of `tool` run with `arguments`; throws when it is missing or fails.
     public static func output(_ tool: (name: String, package: String), _ arguments: [String]) throws -> String {

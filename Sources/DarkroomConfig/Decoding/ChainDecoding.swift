@@ -39,7 +39,16 @@ extension ConfigDecoder {
         do {
             return try FilterInvocation(name: name, rawArguments: arguments, registry: registry, assets: assets)
         } catch {
-            self.error(nameNode.mark, path, error.message)
+            // A filter that names a parameter and a place inside it (`shapes`, [2], `points`) is
+            // pointed at that node; any other contradiction at the filter's name.
+            if case .key(let key)? = error.location.first, case .mapping(let pairs)? = parameters?.content,
+               let value = pairs.first(where: { $0.key.text == key })?.value {
+                let inside = Array(error.location.dropFirst())
+                self.error(value.descendant(at: inside).mark, "\(path) \(name).\(key)" + ParameterError("", at: inside).locationText,
+                           error.message)
+            } else {
+                self.error(nameNode.mark, path, error.message)
+            }
             return nil
         }
     }

@@ -74,10 +74,17 @@ public enum ChainSyntax {
 
     /// Splits on `separator` outside brackets.
     static func splitTopLevel(_ text: String, on separator: Character) -> [String] {
-        var parts = [String](), current = "", depth = 0
+        var parts = [String](), current = "", depth = 0, quoted = false
         for ch in text {
-            if ch == "[" || ch == "{" { depth += 1 } else if ch == "]" || ch == "}" { depth -= 1 }
-            if ch == separator && depth == 0 {
+            // A double-quoted value (a path's d="M 0 0 L 9 9, …") keeps its spaces and commas.
+            if ch == "\"" {
+                quoted.toggle()
+            } else if !quoted, ch == "[" || ch == "{" {
+                depth += 1
+            } else if !quoted, ch == "]" || ch == "}" {
+                depth -= 1
+            }
+            if ch == separator && depth == 0 && !quoted {
                 parts.append(current.trimmed)
                 current = ""
             } else {

@@ -63,7 +63,8 @@ public struct FilterInvocation: Sendable, Hashable {
             return ResolvedFilter(name: name, parameters: parameters,
                                   filter: try registry.make(name, parameters: parameters))
         } catch {
-            throw ParameterError("\(name): \(error.message)")
+            // Keep where inside a value the filter found the problem (the third shape's points).
+            throw ParameterError("\(name): \(error.message)", at: error.location)
         }
     }
 

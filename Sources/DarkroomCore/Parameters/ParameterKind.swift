@@ -16,6 +16,8 @@ public enum ParameterKind: Sendable, Hashable {
     case color
     /// One word out of a fixed list.
     case choice([String])
+    /// Free text (a path's SVG data); parsed and checked by the filter that reads it.
+    case text
     /// A list of numbers (a kernel, a matrix, a scale pair).
     case numbers
     /// A square matrix (a convolution kernel): a list of n equal rows of n numbers, or a flat list
@@ -46,6 +48,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .boolean: "boolean"
         case .color: "color"
         case .choice: "choice"
+        case .text: "text"
         case .numbers: "numbers"
         case .matrix: "matrix"
         case .image: "image"

@@ -46,6 +46,7 @@ extension ParameterDescriptor {
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
         case .numbers: return "expected a list of numbers"
+        case .text: return "expected text"
         case .image: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, HEIF or AVIF)"
         case .dataFile: return "expected the path of a file"
         case .records(let fields): return "expected a list of mappings of " + fields.map(\.name).joined(separator: ", ")
@@ -128,6 +129,12 @@ extension ParameterDescriptor {
             let word = s.trimmed.lowercased().replacingOccurrences(of: "-", with: "_")
             guard options.contains(word) else { throw fail(raw) }
             return .choice(word)
+        case .text:
+            guard case .scalar(let s) = raw, !s.trimmed.isEmpty else { throw fail(raw) }
+            // `--chain` text may quote a value that holds spaces: d="M 0 0 L 9 9".
+            let t = s.trimmed
+            if t.count >= 2, let q = t.first, q == "\"" || q == "'", t.last == q { return .text(String(t.dropFirst().dropLast())) }
+            return .text(t)
         case .numbers:
             let items: [RawValue]
             if case .list(let l) = raw { items = l } else { items = [raw] }

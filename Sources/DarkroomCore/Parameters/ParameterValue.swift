@@ -50,6 +50,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     case color(RGBA)
     case choice(String)
     case numbers([Double])
+    /// Free text (``ParameterKind/text``).
+    case text(String)
     /// A file's path (image and data-file parameters); absolute once a config resolved it.
     case file(String)
     /// Records (shapes, gradient stops), each with its fields checked, drawn and defaulted.
@@ -66,6 +68,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
         case .choice(let s): s
         case .numbers(let v): "[" + v.map(formatNumber).joined(separator: ", ") + "]"
         case .file(let path): path
+        // Quoted when it holds what the chain syntax splits on, so a report pastes back.
+        case .text(let s): s.contains(where: { " ,|[]{}".contains($0) }) ? "\"\(s)\"" : s
         case .records(let items): "[" + items.map(Self.recordText).joined(separator: ", ") + "]"
         case .record(let fields): Self.recordText(fields)
         }

@@ -74,6 +74,10 @@ public struct ResolvedParameters: Sendable, Hashable {
         if case .record(let v)? = self[name] { return v }
         return nil
     }
+    public func text(_ name: String) -> String? {
+        if case .text(let v)? = self[name] { return v }
+        return nil
+    }
     public func numbers(_ name: String) -> [Double]? {
         if case .numbers(let v)? = self[name] { return v }
         return nil

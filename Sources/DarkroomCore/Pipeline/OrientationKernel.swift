@@ -10,6 +10,10 @@ struct OrientationKernel: RandomAccessKernel {
     var outputSize: Size { orientation.uprightSize(inputSize) }
     var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .clamp)] }
 
+    /// Everything but the identity and a left–right mirror reads rows out of order at any band
+    /// height (a quarter turn reads whole columns), so it always reads from the compact copy.
+    var alwaysKeepsInputWhole: Bool { orientation != .up && orientation != .flipHorizontal }
+
     func inputRegions(for output: Rect) -> [Rect] {
         [orientation.storedRect(output.intersection(Rect(size: outputSize)), stored: inputSize)]
     }

@@ -181,7 +181,7 @@ public struct Pipeline: Sendable {
     private static func node(for kernel: any PixelKernel, inputs: [Int], label: String,
                              nodes: [Node], bandHeight: Int, source: SourceTraits) -> Node {
         if let random = kernel as? any RandomAccessKernel,
-           !streams(random, inputSize: nodes[inputs[0]].size, bandHeight: bandHeight) {
+           random.alwaysKeepsInputWhole || !streams(random, inputSize: nodes[inputs[0]].size, bandHeight: bandHeight) {
             let fromSource = inputs[0] == 0 && nodes[0].color == nil
             let layout: CompactImage.Layout = fromSource && source.isOpaque && source.isEightBit ? .rgb8 : .rgba16
             return Node(producer: .randomAccess(random, input: inputs[0], layout: layout),

@@ -62,4 +62,13 @@ extension PixelKernel {
 public protocol RandomAccessKernel: PixelKernel {
     /// Fills `target.rect` from `input`, whose rows up to `inputRegions(for:)[0].maxY` are ready.
     func render(from input: CompactImage, into target: RegionTarget)
+
+    /// True when the kernel reads its input bottom-up whatever the band height (a vertical
+    /// flip, a half turn): the input is then kept whole even when one band would hold it, so a
+    /// small image and a large band give the same (compact-precision) pixels as small bands do.
+    var alwaysKeepsInputWhole: Bool { get }
+}
+
+extension RandomAccessKernel {
+    public var alwaysKeepsInputWhole: Bool { false }
 }

@@ -30,6 +30,7 @@ public struct FilterRegistry: Sendable, Hashable {
         ResizeFilter.self,
         CropFilter.self,
         TransformFilter.self,
+        PadFilter.self, FlipFilter.self, RotateFilter.self, TileFilter.self, NineSliceFilter.self,
         GaussianBlurFilter.self,
         ConvolveFilter.self,
         UnsharpMaskFilter.self,

@@ -20,7 +20,7 @@ public enum ReportValue: Codable, Sendable, Equatable {
         case .point(let x, let y): self = .array([ReportValue(x), ReportValue(y)])
         case .bool(let b): self = .bool(b)
         case .color(let c): self = .string(c.description)
-        case .choice(let s), .file(let s): self = .string(s)
+        case .choice(let s), .file(let s), .text(let s): self = .string(s)
         case .numbers(let v): self = .array(v.map(ReportValue.number))
         case .records(let items): self = .array(items.map { ReportValue(record: $0, kind: kind) })
         case .record(let fields): self = ReportValue(record: fields, kind: kind)

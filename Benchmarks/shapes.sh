@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# draw (issue 13): 100 random shapes (filled ellipses and rectangles, stroked lines, translucent
+# colours; Benchmarks/shapes.py, seed 1) over the 5000×5000 JPEG of run.sh, written as JPEG Q90,
+# against
+#   cairo       — Benchmarks/cairo_shapes.c: libjpeg decodes into one cairo surface, cairo draws
+#                 every shape on the whole image at once, libjpeg encodes (the target: darkroom
+#                 within 1.2× of its time, strips painted independently),
+#   ImageMagick — `convert -draw` with the same shapes as MVG primitives (ImageMagick's security
+#                 policy refuses `-draw @file`, so they are passed inline).
+# Same turn-taking and medians as the other scripts (bench_lib.sh); RUNS (default 3) runs each.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+work=${BENCH_DIR:-/tmp/darkroom-bench}
+mkdir -p "$work"
+darkroom=$PWD/.build/release/darkroom
+[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
+im=$(command -v convert-im6.q16 || command -v convert)
+source Benchmarks/bench_lib.sh
+
+big=$work/input-5000.jpg
+if [[ ! -f $big ]]; then
+  echo "generating $big (as run.sh does)…" >&2
+  "$im" -seed 42 -size 1000x1000 plasma:fractal -resize '5000x5000!' \
+    \( -size 5000x5000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite "$work/big.png"
+  "$im" "$work/big.png" -quality 90 "$big"
+fi
+Benchmarks/shapes.py 5000 5000 "$work"
+gcc -O2 -o "$work/cairo_shapes" Benchmarks/cairo_shapes.c $(pkg-config --cflags --libs cairo) -ljpeg -lm
+
+bench "100 random shapes over 5000×5000, JPEG Q90" \
+  "darkroom=$darkroom process --chain \"\$(cat $work/shapes.chain)\" --quality 90 $big -o $work/shapes-darkroom.jpg" \
+  "cairo=$work/cairo_shapes $big $work/shapes.txt $work/shapes-cairo.jpg 90" \
+  "imagemagick=$im $big -draw \"\$(cat $work/shapes.mvg)\" -quality 90 $work/shapes-im.jpg"
+
+echo
+echo "ratios: darkroom's median time and peak memory divided by each tool's (below 1 = darkroom better)."

@@ -1,0 +1,37 @@
+import DarkroomConfig
+import DarkroomCore
+import DarkroomDrawing
+import XCTest
+
+/// A problem inside one of draw's shapes is reported at that shape's key, line and column,
+/// whether the record's own checks find it (a kind, a range) or the filter does (a key of
+/// another shape, path data).
+final class DrawingConfigErrorTests: XCTestCase {
+    private func errors(_ shapes: String) -> [ConfigDiagnostic] {
+        diagnostics(configWithChain("- draw:\n    shapes:\n" + shapes), registry: .shipped)
+    }
+
+    func testAKeyOfAnotherShapePointsAtThatKey() {
+        // Line 10 is `points: [1, 2, 3, 4]` indented 18; its value starts at column 27.
+        assertSingle(errors("      - { shape: rect, fill: red }\n      - shape: ellipse\n        points: [1, 2, 3, 4]"),
+                     at: (10, 27), "draw.shapes[1].points", "belongs to shape line, polygon, polyline, not ellipse")
+    }
+
+    func testBadPathDataPointsAtD() {
+        assertSingle(errors("      - shape: path\n        d: \"M 0 0 L 10 10 Q 5\""),
+                     at: (9, 22), "draw.shapes[0].d", "path data at character 18", "a number is missing at the end")
+    }
+
+    func testARangeErrorInsideAShape() {
+        assertSingle(errors("      - shape: rect\n        line_width: -2"),
+                     at: (9, 31), "draw.shapes[0].line_width", "expected a number from 0 to 10000")
+    }
+
+    func testTheDrawingExamplesOfTheReadmeLoad() throws {
+        let chains = DrawingSnippets.all
+        XCTAssertEqual(chains.count, 3, "the README's drawing examples")
+        for chain in chains {
+            XCTAssertNoThrow(try parse(configWithChain(chain), registry: .shipped), chain)
+        }
+    }
+}
