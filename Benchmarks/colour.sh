@@ -46,7 +46,7 @@ bench "1-D .cube LUT (256 entries) on 5000×5000, Q90" \
 bench "3-D .cube LUT (36³, trilinear) on 5000×5000, Q90" \
   "darkroom=$darkroom process --chain 'color_cube file=$work/warm3d.cube' --quality 90 $big -o $work/lut3-darkroom.jpg" \
   "imagemagick=$im $big $work/warm3d-hald.ppm -interpolate bilinear -hald-clut -quality 90 $work/lut3-im.jpg" \
-  "libvips-1d=vips maplut $big $work/lut3-vips.jpg[Q=90] $work/curve1d.mat"
+  "libvips_1d=vips maplut $big $work/lut3-vips.jpg[Q=90] $work/curve1d.mat"
 
 echo
 echo "ratios: darkroom's median time and peak memory divided by each tool's (below 1 = darkroom better)."

@@ -119,32 +119,15 @@ public struct CubeLUT: Sendable {
         self.domainMax = domainMax ?? .one
     }
 
-    /// The table as the point operation that applies it: a ``ColorCube`` for 3-D; for 1-D one
-    /// linearly interpolated curve per channel (a ``ToneCurve``, keeping grey, when the three
-    /// columns are the same and so is the domain).
+    /// The table as the point operation that applies it: a ``ColorCube`` for 3-D, a
+    /// ``ChannelLUT`` for 1-D.
     public func operation(interpolation: ColorCube.Interpolation) -> any PointOperation {
         switch dimensions {
         case .three:
             return ColorCube(size: size, entries: entries.map { Pixel($0.x, $0.y, $0.z, 1) },
                              domainMin: domainMin, domainMax: domainMax, interpolation: interpolation)
         case .one:
-            let columns = (0..<3).map { c in entries.map { $0[c] } }
-            let curves = (0..<3).map { c in Self.interpolating(columns[c], from: domainMin[c], to: domainMax[c]) }
-            let sameDomain = domainMin.x == domainMin.y && domainMin.y == domainMin.z
-                && domainMax.x == domainMax.y && domainMax.y == domainMax.z
-            if sameDomain && columns[0] == columns[1] && columns[1] == columns[2] { return ToneCurve("cube 1-D", curves[0]) }
-            return ChannelCurves(red: curves[0], green: curves[1], blue: curves[2])
-        }
-    }
-
-    /// Linear interpolation in `table`, whose entries sit evenly from `lo` to `hi`; inputs clamped.
-    static func interpolating(_ table: [Float], from lo: Float, to hi: Float) -> @Sendable (Float) -> Float {
-        let last = table.count - 1, scale = Float(last) / (hi - lo)
-        return { v in
-            var x = (v - lo) * scale
-            if !(x > 0) { x = 0 } else if x > Float(last) { x = Float(last) }
-            let i = min(Int(x), last - 1), f = x - Float(i)
-            return table[i] + (table[i + 1] - table[i]) * f
+            return ChannelLUT(entries: entries, domainMin: domainMin, domainMax: domainMax)
         }
     }
 

@@ -71,7 +71,8 @@ final class CubeLUTTests: XCTestCase {
     func testTrilinearAgreesWithImageMagickHaldClut() throws {
         let level = 3, size = level * level
         let transform = { (c: SIMD3<Float>) -> SIMD3<Float> in
-            SIMD3(c.x * c.x * 0.9 + 0.05 * c.z, (c.y + c.x) / 2, c.z.squareRoot() * 0.95)
+            // Products of channels, so trilinear and tetrahedral differ (by up to ~3e-3 on this grid).
+            SIMD3(c.x * c.y * 0.9 + 0.05 * c.z, (c.y + c.x) / 2 * (0.5 + 0.5 * c.z), c.z.squareRoot() * 0.95)
         }
         let cube = CubeText.threeD(size: size, transform)
         let table = try lut(cube)
@@ -88,6 +89,11 @@ final class CubeLUTTests: XCTestCase {
                                                                    assets: Files(["hald.cube": cube])).resolve(seed: 1))
             .run(input, executor: smallTiles).image
         XCTAssertLessThan(ImageComparison.maxDifference(ours, magick, channels: 0..<3), 1e-4)
+        let tetrahedral = try ChainCompiler.compile(try ChainSyntax.parse("color_cube file=hald.cube interpolation=tetrahedral",
+                                                                          registry: .standard, assets: Files(["hald.cube": cube]))
+            .resolve(seed: 1)).run(input, executor: smallTiles).image
+        XCTAssertGreaterThan(ImageComparison.maxDifference(tetrahedral, magick, channels: 0..<3), 1e-3,
+                             "the comparison tells the two interpolations apart")
     }
 
     /// vips maplut looks each 8-bit value up in a table image; a `.cube` 1-D table of 256 entries

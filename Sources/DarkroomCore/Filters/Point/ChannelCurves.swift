@@ -1,5 +1,5 @@
 /// One function per colour channel (R, G and B each its own), alpha untouched: the form of
-/// per-channel levels and curves and of a `.cube` 1-D table whose columns differ.
+/// levels and curves on one channel.
 ///
 /// Unlike ``ToneCurve`` it may turn grey into colour, so it keeps grey only when built from one
 /// function for all three (then it is a ``ToneCurve``, and fuses as one: use ``make(_:_:_:)``).
