@@ -16,6 +16,10 @@ extension Pipeline {
     ///   is at least that. A random-access node holds its compact copy of the whole input, filled
     ///   band by band (two more input bands at a time); fed by the decoder directly, it needs no
     ///   source bands at all.
+    /// - Where reads only move down the image, each band's lifetime in strips is known (the first
+    ///   strip that needs it, the first strip of its last reader: ``lifetimes(_:)``), and at each
+    ///   moment only the bands whose lifetime spans the strips in play are counted; the estimate
+    ///   is the largest total over the moments, each node held to the smaller of the two bounds.
     /// - Scratch that kernels' views copy (a zero row past a transparent edge, rows read past
     ///   the padding): each rendering thread may hold one call's worth for every node at once.
     ///
@@ -59,22 +63,79 @@ extension Pipeline {
             }
         }
         let perStrip = stripNeeds(reads, concurrency: executor.concurrency)
-        var bytes = 0
+        var fixed = 0
+        var bound = [Int](repeating: 0, count: nodes.count)
         for (c, node) in nodes.enumerated() {
-            var held = c == last ? min(executor.concurrency, window[last]) : min(window[c], perStrip?[c] ?? .max)
+            bound[c] = c == last ? min(executor.concurrency, window[last]) : min(window[c], perStrip?[c] ?? .max)
             switch node.producer {
             case .source:
-                if sizes.directStore != nil { continue }  // the decoder writes into the compact copy
-                held = max(held, executor.decodeAhead)
+                if sizes.directStore != nil { bound[c] = 0 }  // the decoder writes into the compact copy
             case .randomAccess(_, let input, let format):
                 let store = CompactImage(size: nodes[input].size, layout: format)
-                bytes += node.size.area == 0 ? 0 : store.size.area * store.pixelBytes
+                fixed += node.size.area == 0 ? 0 : store.size.area * store.pixelBytes
             case .kernel:
                 break
             }
-            bytes += held * sizes.bandPixels(c) * pixel
         }
-        return bytes + executor.concurrency * scratchPerThread
+        // Bands alive at once: per node the smaller of its own bound and, at each moment, the
+        // bands the strips in play can hold (``lifetimes``); the largest total over the moments.
+        let inPlay = executor.concurrency + executor.readAhead
+        let alive = perStrip == nil ? nil : lifetimes(reads)
+        let moments = alive.map { _ in BandPlan.bandCount(nodes[last].size.height, b) } ?? 1
+        var worst = 0
+        for k in 0..<max(moments, 1) {
+            var bytes = 0
+            for c in nodes.indices {
+                var held = bound[c]
+                if c != last, let (born, death) = alive?[c] {
+                    held = min(held, zip(born, death).count { $0 <= k + inPlay - 1 && $1 >= k })
+                }
+                if case .source = nodes[c].producer {
+                    if sizes.directStore != nil { continue }
+                    held = max(held, executor.decodeAhead)
+                }
+                bytes += held * sizes.bandPixels(c) * pixel
+            }
+            worst = max(worst, bytes)
+        }
+        return fixed + worst + executor.concurrency * scratchPerThread
+    }
+
+    /// For each node, each band's first and last output strip (`born`, `death`): a band is
+    /// computed no earlier than the first strip that needs it (through every step) is in play,
+    /// and freed once its last reader is computed, which is no later than that reader's first
+    /// strip. With strips claimed in order, at most `window` at once from the oldest unfinished
+    /// one `k`, the bands alive at a node are those with `born ≤ k + window − 1` and `death ≥ k`.
+    /// Bands no strip needs have `born` = `Int.max`.
+    private func lifetimes(_ reads: [[[ClosedRange<Int>?]]]) -> [(born: [Int], death: [Int])] {
+        let last = nodes.count - 1
+        var born = nodes.map { [Int](repeating: .max, count: BandPlan.bandCount($0.size.height, bandHeight)) }
+        for k in 0..<born[last].count {
+            var needs = [ClosedRange<Int>?](repeating: nil, count: nodes.count)
+            needs[last] = k...k
+            for c in nodes.indices.reversed() {
+                guard let wanted = needs[c] else { continue }
+                for j in wanted { born[c][j] = min(born[c][j], k) }
+                guard case .kernel(_, let inputs) = nodes[c].producer else { continue }
+                for (i, n) in inputs.enumerated() {
+                    for j in wanted {
+                        guard let r = reads[c][i][j] else { continue }
+                        needs[n] = needs[n].map { min($0.lowerBound, r.lowerBound)...max($0.upperBound, r.upperBound) } ?? r
+                    }
+                }
+            }
+        }
+        var death = born.map { [Int](repeating: -1, count: $0.count) }
+        for c in nodes.indices {
+            guard case .kernel(_, let inputs) = nodes[c].producer else { continue }
+            for (i, n) in inputs.enumerated() {
+                for (j, r) in reads[c][i].enumerated() {
+                    guard let r, born[c][j] != .max else { continue }
+                    for m in r where m < death[n].count { death[n][m] = max(death[n][m], born[c][j]) }
+                }
+            }
+        }
+        return zip(born, death).map { ($0, $1) }
     }
 
     /// A second bound on the bands of each node alive at once, for graphs whose bands read
