@@ -108,7 +108,7 @@ public final class ClusterDaemon: Sendable {
         let (budgetBytes, _) = MemoryLimit.budget(configured: config.limits.maxMemory)
         let watchSet = WatchSet(layouts: layouts, limits: config.limits, configSHA256: SHA256.hex(config.sourceText))
         let processor = ClusterJobProcessor(node: cluster.node, logger: logger, executor: StripExecutor(),
-                                            budget: Locked(MemoryBudget(total: budgetBytes)), watchSet: Locked(watchSet),
+                                            budget: Locked(MemoryBudget(total: budgetBytes, resident: { SharedAssets.store.byteCount })), watchSet: Locked(watchSet),
                                             cluster: cluster, activity: activity, stats: stats)
         let workers = ClusterWorkers(cluster: cluster, conninfo: conninfo, processor: processor, health: health, logger: logger)
         let record = nodeRecord()
@@ -213,7 +213,7 @@ public final class ClusterDaemon: Sendable {
         processor.watchSet.withLock { $0 = WatchSet(layouts: layouts, limits: newConfig.limits, configSHA256: sha256) }
         if newConfig.limits.maxMemory != running.limits.maxMemory {
             let (bytes, source) = MemoryLimit.budget(configured: newConfig.limits.maxMemory)
-            processor.budget.withLock { $0 = MemoryBudget(total: bytes) }
+            processor.budget.withLock { $0 = MemoryBudget(total: bytes, resident: { SharedAssets.store.byteCount }) }
             logger.notice("memory budget for images: \(JobRunner.mebibytes(bytes)) (\(source))")
         }
         scanner.replace(layouts)
