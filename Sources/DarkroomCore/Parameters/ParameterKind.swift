@@ -39,10 +39,14 @@ public enum ParameterKind: Sendable, Hashable {
     case graphic
     /// A list of records (a `draw`'s shapes, a gradient's stops): each a mapping whose keys are
     /// the given parameters, checked, defaulted and drawn at random like a filter's own.
-    /// Fields may not be files, records or lists of records.
+    /// Fields may not be files, records, lists of records or chains.
     case records([ParameterDescriptor])
     /// One record (a `group`'s shadow), as in ``records(_:)``.
     case record([ParameterDescriptor])
+    /// A sub-chain (a `group`'s chain): a list of filter steps written exactly as a chain is,
+    /// each checked against the registry the chain is read with (``ChainContext``), its
+    /// `random`s drawn with the job's seed.
+    case chain
 
     /// The name used in help text and `darkroom filters --json`.
     public var name: String {
@@ -64,6 +68,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .graphic: "graphic"
         case .records: "records"
         case .record: "record"
+        case .chain: "chain"
         }
     }
 
