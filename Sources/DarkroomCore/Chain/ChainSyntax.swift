@@ -56,8 +56,9 @@ public enum ChainSyntax {
             throw ParameterError("\(key): expected a sub-chain in brackets, steps separated by | "
                                  + "(chain=[sepia | gaussian_blur radius=2]), got \"\(text)\"")
         }
+        let inner = String(t.dropFirst().dropLast())
         var steps = [RawValue]()
-        for (index, part) in splitTopLevel(String(t.dropFirst().dropLast()), on: "|").enumerated() {
+        for (index, part) in splitTopLevel(inner, on: "|").enumerated() where !inner.trimmed.isEmpty {
             let (name, args) = try parseStep(part, index: index, registry: registry)
             steps.append(args.isEmpty ? .scalar(name) : .mapping([RawField(name, .mapping(args.map { RawField($0.name, $0.value) }))]))
         }
