@@ -78,4 +78,26 @@ final class GroupConfigTests: XCTestCase {
         XCTAssertEqual(resolved[0].parameters.randomNames, ["chain[0].draw.shapes[0].fill"])
         XCTAssertEqual(resolved[0].parameters.record("shadow")?.point("offset")?.0, Length(4))
     }
+
+    /// The README's group example (the yaml block that starts `# group example`) and the one
+    /// commented in config.example.yaml load as they are written.
+    func testTheDocumentedGroupExamplesLoad() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```yaml\n# group example").dropFirst()
+        XCTAssertEqual(blocks.count, 1)
+        for block in blocks {
+            let lines = block.components(separatedBy: "```")[0].components(separatedBy: "\n").drop { $0 != "chain:" }.dropFirst()
+            let chain = lines.map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : $0 }.joined(separator: "\n")
+            let config = try parse(configWithChain(chain), registry: .shipped)
+            XCTAssertEqual(config.watches[0].outputs[0].chain.steps.map(\.name), ["group", "group"])
+        }
+        let example = try String(contentsOf: root.appendingPathComponent("config.example.yaml"), encoding: .utf8)
+        let commented = example.components(separatedBy: "# - path: ./outbox/captioned/{stem}.jpg\n").dropFirst().first ?? ""
+        let steps = commented.components(separatedBy: "\n").prefix { $0.hasPrefix("      #") }.dropFirst()
+            .map { String($0.dropFirst("      #   ".count)) }
+        XCTAssertFalse(steps.isEmpty, "the commented group output in config.example.yaml")
+        let config = try parse(configWithChain(steps.map { String($0.dropFirst(2)) }.joined(separator: "\n")), registry: .shipped)
+        XCTAssertEqual(config.watches[0].outputs[0].chain.steps.map(\.name), ["group"])
+    }
 }
