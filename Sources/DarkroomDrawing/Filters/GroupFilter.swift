@@ -154,15 +154,23 @@ struct LayerComposite: PixelKernel {
         let layer = UnsafeMutablePointer<Pixel>.allocate(capacity: r.width)
         defer { layer.deallocate() }
         for y in r.y..<r.maxY {
-            target.pointer(r.x, y).update(from: inputs[0].pointer(r.x, y), count: r.width)
-            let l = inputs[1].pointer(r.x, y)
+            let image = inputs[0].pointer(r.x, y), l = inputs[1].pointer(r.x, y), out = target.pointer(r.x, y)
+            if shadowHalo == nil, mode == .normal || mode == .sourceOver {
+                // The common case in one pass: source-over of the layer at its opacity.
+                for i in 0..<r.width {
+                    let s = l[i] * opacity
+                    out[i] = s + image[i] * (1 - s[3])
+                }
+                continue
+            }
+            out.update(from: image, count: r.width)
             if let h = shadowHalo {
                 let s = inputs[2].pointer(r.x + h, y + h)
                 for i in 0..<r.width { layer[i] = (l[i] + s[i] * (1 - l[i][3])) * opacity }
             } else {
                 for i in 0..<r.width { layer[i] = l[i] * opacity }
             }
-            mode.composite(layer, onto: target.pointer(r.x, y), count: r.width)
+            mode.composite(layer, onto: out, count: r.width)
         }
     }
 }
