@@ -57,7 +57,9 @@ final class KernelContractTests: XCTestCase {
                   "shadow={offset=[3,-2], blur=2, color=#0000ff80} chain=[overlay_image image=stamp.png at=[3,4] | box_blur radius=1]",
                   "source=image shadow={offset=[-10%,20%], blur=0} chain=[clip shape=ellipse feather=2 | flip direction=vertical]",
                   "blend=source_in chain=[group opacity=0.5 shadow={} chain=[draw shapes=[{shape=line, points=[0,0,40,30]}]] | convolve kernel=[0,1,0,1,1,1,0,1,0] scale=5]",
-                  "source=image chain=[transform rotate=30deg | sepia]"],
+                  "source=image chain=[transform rotate=30deg | sepia]",
+                  // Built where the test filter that reads the chain's source is registered (conformance).
+                  "source=image opacity=0.6 chain=[invert | mix_source amount=0.3 | gaussian_blur radius=1]"],
     ]
 
     /// Parameters held small in the all-random sample: a shadow blurred by sigma 100 grows a
