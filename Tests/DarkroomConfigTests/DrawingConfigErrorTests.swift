@@ -24,7 +24,7 @@ final class DrawingConfigErrorTests: XCTestCase {
 
     func testARangeErrorInsideAShape() {
         assertSingle(errors("      - shape: rect\n        line_width: -2"),
-                     at: (9, 31), "draw.shapes[0].line_width", "expected a number from 0 to 10000")
+                     at: (9, 31), "draw.shapes[0].line_width", "expected a length in px or % from 0 to 10000")
     }
 
     func testTheDrawingExamplesOfTheReadmeLoad() throws {
