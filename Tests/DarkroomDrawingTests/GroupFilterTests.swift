@@ -130,6 +130,17 @@ final class GroupFilterTests: XCTestCase {
         XCTAssertLessThanOrEqual(worstDifference(a, b), 1)
     }
 
+    /// Captions inside a group are filled from the job's file like any caption, and an EXIF
+    /// placeholder inside one makes the job read the EXIF block.
+    func testPlaceholdersInsideTheGroupAreFilledPerFile() throws {
+        let spec = try ChainSyntax.parse("group chain=[draw_text text=\"© {exif.Artist}, {stem}\" size=8]", registry: .shipped)
+        XCTAssertTrue(spec.namesEXIF)
+        let resolved = try spec.resolve(seed: 1, facts: InputFacts(["stem": "IMG_1", "exif.Artist": "Ann"]))
+        guard case .chain(let steps)? = resolved[0].parameters["chain"] else { return XCTFail("no chain") }
+        XCTAssertEqual(DrawTextFilter.described(steps[0].parameters).text("text"), "© Ann, IMG_1")
+        XCTAssertFalse(try ChainSyntax.parse("group chain=[draw_text text=\"{stem}\"]", registry: .shipped).namesEXIF)
+    }
+
     func testSizeChangingAndAnalysisFiltersAreRefused() {
         for (chain, expected) in [("resize width=10", "resize changes the image's size"), ("pad all=3", "pad changes"),
                                   ("rotate angle=90deg", "rotate changes"), ("trim", "trim measures its whole input")] {
