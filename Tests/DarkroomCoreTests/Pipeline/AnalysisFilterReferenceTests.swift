@@ -72,6 +72,25 @@ final class AnalysisFilterReferenceTests: XCTestCase {
         XCTAssertEqual(clamped[0, 0][0], 0, accuracy: 1 / 255, "60 is the low percentile: black")
     }
 
+    /// ImageMagick 6.9's `-normalize` is a contrast stretch with 0.15 % black and 0.05 % white
+    /// points (measured: outliers of 0.1 % are clipped below, kept above): `normalise low=0.15
+    /// high=99.95` on the same grey image within 3.5/255.
+    func testNormaliseIsImageMagicksNormalizeAtItsPercentiles() throws {
+        // Tones 60…180, 20 pixels (0.1 %) at 5 and 20 at 250.
+        let image = Image(width: 200, height: 100) { x, y in
+            let i = y * 200 + x
+            let v = Float(i < 20 ? 5 : i < 40 ? 250 : 60 + (x * 5 + y * 3) % 121) / 255
+            return Pixel(v, v, v, 1)
+        }
+        let ours = try run("normalise low=0.15 high=99.95", image)
+        let magick = try ExternalTool.convert.run(image, ["$IN", "-normalize", "$OUT"])
+        let clamped = Image(width: ours.width, height: ours.height,
+                            pixels: ours.pixels.map { pointwiseMin(pointwiseMax($0, .zero), Pixel(repeating: 1)) })
+        XCTAssertLessThan(ImageComparison.maxDifference(clamped, magick, channels: 0..<3), 3.5 / 255)
+        XCTAssertEqual(clamped[100, 50][0], magick[100, 50][0], accuracy: 3.5 / 255)
+        XCTAssertEqual(clamped[0, 0][0], 0, "the low outliers are clipped")
+    }
+
     /// `auto_levels` stretches each channel on its own: a cast (R only in 0.3…0.7) is removed.
     func testAutoLevelsStretchesEachChannel() throws {
         let image = Image(width: 64, height: 8) { x, _ in
