@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import Foundation
 import XCTest
 
@@ -76,5 +76,17 @@ final class StraightenTests: XCTestCase {
         XCTAssertEqual(out.size, square.size)
         for y in 0..<5 { for x in 0..<5 { XCTAssertEqual(ImageComparison.distance(out[x, y], square[y, 4 - x], channels: 0..<4), 0, accuracy: 1e-5) } }
         XCTAssertTrue(try makeFilter("straighten angle=0", as: StraightenFilter.self).isIdentity)
+    }
+
+    /// A small angle, what levelling a horizon takes, streams: strips read a short run of input
+    /// rows, so a tall image is never held whole; a large one keeps the input whole, compact.
+    func testSmallAnglesStream() throws {
+        func producer(_ angle: String) throws -> Pipeline.Node.Producer {
+            let chain = ChainCompiler.compile(try ChainSyntax.parse("straighten angle=\(angle)").resolve(seed: 1))
+            return Pipeline(chain: chain, source: .init(size: Size(width: 2000, height: 2000), isOpaque: true, isEightBit: true),
+                            bandHeight: 16).nodes.last!.producer
+        }
+        guard case .kernel = try producer("2deg") else { return XCTFail("a 2° straighten should stream") }
+        guard case .randomAccess = try producer("40deg") else { return XCTFail("a 40° straighten reads its input at random") }
     }
 }
