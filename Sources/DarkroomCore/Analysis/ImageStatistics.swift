@@ -5,6 +5,9 @@ public struct StatisticRequest: Sendable, Hashable {
     /// top-left pixel: what ``ImageStatistics/boundingBox(differingFrom:by:)`` needs to find
     /// what differs from a background chosen after measuring (trim's corner colour).
     public var lineExtremes: Bool
+    /// The histograms, extremes and sums of the whole image (and the map, when asked for); off
+    /// for a pass that needs only the line extremes (trim), which then costs less than half.
+    public var distribution: Bool
     /// The size of ``ImageStatistics/map``, a box-filtered low-resolution copy (for saliency or
     /// entropy); nil: no map.
     public var mapSize: Size?
@@ -15,8 +18,9 @@ public struct StatisticRequest: Sendable, Hashable {
     /// a bounding box must be exact.
     public var preview: Bool
 
-    public init(lineExtremes: Bool = false, mapSize: Size? = nil, preview: Bool = false) {
+    public init(lineExtremes: Bool = false, distribution: Bool = true, mapSize: Size? = nil, preview: Bool = false) {
         self.lineExtremes = lineExtremes
+        self.distribution = distribution
         self.mapSize = mapSize
         self.preview = preview
     }
@@ -89,6 +93,7 @@ public struct ImageStatistics: Sendable {
     mutating func measure(_ rows: RegionView, request: StatisticRequest) {
         let r = rows.rect
         if request.lineExtremes { measureLines(rows) }
+        guard request.distribution else { return }
         // The map cell of each column, once per strip (a division per pixel otherwise).
         let cellColumns = mapSize.map { m in (0..<r.width).map { min(($0 + r.x) * m.width / size.width, m.width - 1) } } ?? []
         var counts = [Int](repeating: 0, count: 5 * 256)
@@ -134,20 +139,26 @@ public struct ImageStatistics: Sendable {
     private mutating func measureLines(_ rows: RegionView) {
         let r = rows.rect
         firstRow = r.y
-        for y in r.y..<r.maxY {
-            let row = rows.pointer(r.x, y)
-            var low = Pixel(repeating: .infinity), high = Pixel(repeating: -.infinity)
-            for x in 0..<r.width {
-                let p = row[x].unpremultiplied
-                low = Self.lanewiseMin(low, p)
-                high = Self.lanewiseMax(high, p)
-                columnLow[r.x + x] = Self.lanewiseMin(columnLow[r.x + x], p)
-                columnHigh[r.x + x] = Self.lanewiseMax(columnHigh[r.x + x], p)
+        // Flat pointers: an array's uniqueness check per access would cost more than the loop.
+        columnLow.withUnsafeMutableBufferPointer { columnLow in
+            columnHigh.withUnsafeMutableBufferPointer { columnHigh in
+                let lows = columnLow.baseAddress! + r.x, highs = columnHigh.baseAddress! + r.x
+                for y in r.y..<r.maxY {
+                    let row = rows.pointer(r.x, y)
+                    var low = Pixel(repeating: .infinity), high = Pixel(repeating: -.infinity)
+                    for x in 0..<r.width {
+                        let p = row[x].unpremultiplied
+                        low = Self.lanewiseMin(low, p)
+                        high = Self.lanewiseMax(high, p)
+                        lows[x] = Self.lanewiseMin(lows[x], p)
+                        highs[x] = Self.lanewiseMax(highs[x], p)
+                    }
+                    rowLow.append(low)
+                    rowHigh.append(high)
+                }
             }
-            rowLow.append(low)
-            rowHigh.append(high)
-            if y == 0, r.x == 0, r.width > 0 { topLeft = row[0].unpremultiplied }
         }
+        if r.y == 0, r.x == 0, r.width > 0, r.height > 0 { topLeft = rows.pointer(0, 0).pointee.unpremultiplied }
     }
 
     /// The smallest rectangle holding every pixel that differs from `background` by more than

@@ -29,7 +29,7 @@ public struct TrimFilter: AnalysisFilter {
     }
 
     public var statisticRequest: StatisticRequest {
-        StatisticRequest(lineExtremes: true)
+        StatisticRequest(lineExtremes: true, distribution: false)
     }
 
     public func resolved(with statistics: ImageStatistics) -> any Filter {
