@@ -119,6 +119,12 @@ final class MetadataTests: XCTestCase {
         _ = try ReferenceTool.output(ReferenceTool.exiftool, ["-q", "-overwrite_original"] + Self.tagging + [path])
         let input = try folder.bytes("in.tif")
         XCTAssertEqual(text(try tags(input, "tif"), "ExifIFD:DateTimeOriginal"), Self.taken, "the input is tagged")
+        // Read in place, as the daemon reads a TIFF (pread), the block is the one read from memory.
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        let inPlace = try ImageCodec.readHeader(ImageInput(descriptor: descriptor, size: input.count, head: input)).metadata
+        XCTAssertEqual(inPlace.exif, ImageMetadata.read(from: input).exif)
+        XCTAssertNotNil(inPlace.exif)
         for format in Self.writable {
             let out = try output(input, "resize scale=0.5", format: format)
             XCTAssertEqual(out.metadataWarnings, Self.expectedWarnings(format))
