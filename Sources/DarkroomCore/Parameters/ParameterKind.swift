@@ -12,6 +12,9 @@ public enum ParameterKind: Sendable, Hashable {
     case point
     /// A rectangle `[x, y, width, height]`, each a length (px or %). Parsed into `.lengths`.
     case rect
+    /// A list of lengths, each px or % (`[10, 20%, 30px]`): a shape's points (x, y alternating,
+    /// so % of the width, then of the height), radii, dash lengths. Parsed into `.lengths`.
+    case lengths
     /// Free text: a caption, whose `{placeholders}` name ``InputFacts`` and are filled per file,
     /// or a path's SVG data, parsed and checked by the filter that reads it.
     case text
@@ -53,6 +56,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .length: "length"
         case .point: "point"
         case .rect: "rect"
+        case .lengths: "lengths"
         case .text: "text"
         case .boolean: "boolean"
         case .color: "color"

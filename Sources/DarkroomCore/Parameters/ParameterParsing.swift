@@ -43,6 +43,7 @@ extension ParameterDescriptor {
         case .length: return "expected a length in px or %\(range)"
         case .point: return "expected a point [x, y] in px or %, or center, top_left, top_right, bottom_left, bottom_right"
         case .rect: return "expected a rectangle [x, y, width, height], each in px or %"
+        case .lengths: return "expected a list of lengths, each in px or %"
         case .text: return "expected a text (quote one that starts with a placeholder: \"{stem}\")"
         case .boolean: return "expected true or false"
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
@@ -124,6 +125,16 @@ extension ParameterDescriptor {
                 lengths.append(l)
             }
             guard lengths.count == 4, lengths[2].value >= 0, lengths[3].value >= 0 else { throw fail(raw) }
+            return .lengths(lengths)
+        case .lengths:
+            let items: [RawValue]
+            if case .list(let l) = raw { items = l } else { items = [raw] }
+            var lengths = [Length]()
+            for item in items {
+                guard case .scalar(let s) = item, let l = parseLength(s) else { throw fail(raw) }
+                lengths.append(l)
+            }
+            guard !lengths.isEmpty else { throw fail(raw) }
             return .lengths(lengths)
         case .text:
             guard case .scalar(let s) = raw else { throw fail(raw) }
