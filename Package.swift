@@ -16,14 +16,14 @@ let package = Package(
     ],
     targets: [
         // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libtiff,
-        // libwebp (with its demux and mux parts) and libheif (Debian libpng-dev, libjpeg-dev,
-        // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libheif-dev;
+        // libwebp (with its demux and mux parts), libheif and libavif for 10-bit AVIF (Debian
+        // libpng-dev, libjpeg-dev, liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libheif-dev, libavif-dev;
         // scripts/install-deps.sh installs them).
         .target(
             name: "CDarkroomCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
                              .linkedLibrary("tiff"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-                             .linkedLibrary("webpmux"), .linkedLibrary("heif")]
+                             .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("avif")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),

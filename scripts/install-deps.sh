@@ -11,6 +11,8 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test
           libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
           libtiff-dev libwebp-dev libheif-dev  # TIFF, WebP, HEIF/AVIF in and out (libheif brings libde265, libaom, x265)
+          libavif-dev          # 10-bit AVIF out (libavif drives libaom where libheif 1.15 aborts)
+          libavif-bin          # avifdec --info: the 10-bit AVIF tests' reference
           libtiff-tools webp libheif-examples  # tiffcp/tiffinfo, cwebp/dwebp/img2webp, heif-enc/heif-convert: the tests' references
           libimage-exiftool-perl  # exiftool reads back the metadata the tests write
           libcairo2-dev libpango1.0-dev librsvg2-dev fonts-dejavu-core  # drawing: shapes and gradients, text, SVG; DejaVu is the default font

@@ -1,8 +1,8 @@
 /*
  * AVIF output through libheif and its libaom encoder. AV1 encodes a whole image at once, so the
  * rows go into a libheif image as they come (the only copy) and are encoded at finish. 8-bit
- * only: libaom 3.6 (Debian 12) aborts the process with an assertion on every 10-bit encode, so
- * darkroom refuses 10-bit AVIF (the config does too, with the reason).
+ * only: libheif 1.15 with libaom 3.6 (Debian 12) aborts the process on every 10-bit encode
+ * (strukturag/libheif#788), so 10-bit AVIF is written through libavif (avif10_write.c).
  */
 #include "internal.h"
 
@@ -117,10 +117,22 @@ static dr_status avif_finish(dr_writer *base, dr_buffer *out, char *message, siz
     return w->status;
 }
 
-dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options *options,
+/* The options within their ranges, as both depths' writers take them. */
+static dr_avif_write_options clamped(const dr_avif_write_options *o) {
+    dr_avif_write_options c = *o;
+    c.channels = o->channels == 4 ? 4 : 3;
+    c.quality = o->quality < 0 ? 0 : o->quality > 100 ? 100 : o->quality;
+    c.speed = o->speed < 0 ? 0 : o->speed > 9 ? 9 : o->speed;
+    c.orientation = o->orientation >= 1 && o->orientation <= 8 ? o->orientation : 1;
+    return c;
+}
+
+dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options *requested,
                               const dr_metadata *metadata, dr_writer **out, char *message, size_t capacity) {
-    if (options->bit_depth != 8) {
-        dr_set_message(message, capacity, "AVIF is written 8-bit only: libaom 3.6 aborts on 10-bit encodes");
+    dr_avif_write_options options = clamped(requested);
+    if (options.bit_depth == 10) return dr_avif10_writer_open(width, height, &options, metadata, out, message, capacity);
+    if (options.bit_depth != 8) {
+        dr_set_message(message, capacity, "AVIF is written 8- or 10-bit, not %d-bit", options.bit_depth);
         return DR_UNSUPPORTED;
     }
     avif_writer *w = calloc(1, sizeof *w);
@@ -132,10 +144,10 @@ dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options
     w->base.close = avif_writer_close;
     w->width = width;
     w->height = height;
-    w->channels = options->channels == 4 ? 4 : 3;
-    w->quality = options->quality < 0 ? 0 : options->quality > 100 ? 100 : options->quality;
-    w->speed = options->speed < 0 ? 0 : options->speed > 9 ? 9 : options->speed;
-    w->orientation = options->orientation >= 1 && options->orientation <= 8 ? options->orientation : 1;
+    w->channels = options.channels;
+    w->quality = options.quality;
+    w->speed = options.speed;
+    w->orientation = options.orientation;
     struct heif_error error = heif_image_create(width, height, heif_colorspace_RGB,
                                                 w->channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
                                                 &w->image);

@@ -171,4 +171,10 @@ int dr_palette_index(const unsigned char *pixels, size_t count, int channels, dr
  * runs out). */
 void dr_metadata_keep(unsigned char **to, size_t *to_length, const unsigned char *from, size_t length);
 
+/* The 10-bit AVIF writer (libavif with libaom; avif10_write.c): dr_avif_writer_open's for
+ * bit_depth 10, with the options already within their ranges. Rows are 16-bit samples in host
+ * order. */
+dr_status dr_avif10_writer_open(int width, int height, const dr_avif_write_options *options,
+                                const dr_metadata *metadata, dr_writer **out, char *message, size_t capacity);
+
 #endif

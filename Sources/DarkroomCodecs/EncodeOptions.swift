@@ -20,7 +20,7 @@ public struct EncodeOptions: Sendable, Equatable {
     /// 4 megapixels: a coefficient buffer of at most 24 MB (4:4:4).
     public static let optimizedCodingMaxPixels = 4_000_000
     /// PNG and TIFF bits per sample, 8 or 16; nil: as the input (16 for a 16-bit source, 8
-    /// otherwise). JPEG and WebP are always 8; AVIF is written 8-bit (see ``avifBitDepth``).
+    /// otherwise). AVIF: 8 or 10; nil is 8 (see ``avifIsTenBit``). JPEG and WebP are always 8.
     public var bitDepth: Int?
     /// WebP: lossless (the pixels come back exactly) instead of lossy.
     public var lossless: Bool = false
@@ -33,8 +33,10 @@ public struct EncodeOptions: Sendable, Equatable {
     /// TIFF: 256×256 tiles instead of strips.
     public var tiled: Bool = false
 
-    /// AVIF's only depth: libaom 3.6 (Debian 12) aborts the whole process on a 10-bit encode.
-    public static let avifBitDepth = 8
+    /// AVIF is written 10-bit only when asked (`bitDepth == 10`, through libavif, since libheif
+    /// 1.15 with libaom 3.6 aborts on 10-bit); 8-bit otherwise, whatever the source's depth, so an
+    /// output keeps the size and speed it had.
+    public var avifIsTenBit: Bool { format == .avif && bitDepth == 10 }
 
     /// TIFF compressions.
     public enum TIFFCompression: String, Sendable, Equatable, CaseIterable {

@@ -50,8 +50,10 @@ public struct ImageEncoder: StripSink {
             return size.area * (options.lossless ? 12 : 7)
         case .avif, .heif:
             // The RGB(A) plane, libheif's YUV 4:2:0 or 4:4:4 copy and libaom's frame buffers
-            // (source, reconstruction and lookahead, 1.5–3 bytes a pixel each).
-            return size.area * ((traits.alpha ? 4 : 3) + 12)
+            // (source, reconstruction and lookahead, 1.5–3 bytes a pixel each). 10-bit: every
+            // sample takes 2 bytes (the 16-bit rows, libavif's YUVA planes, libaom's buffers).
+            let samples = traits.alpha ? 4 : 3
+            return options.avifIsTenBit ? size.area * 2 * (samples + 4 + 12) : size.area * (samples + 12)
         case .tiff:
             guard options.tiled else { return 0 }
             return 2 * 256 * size.width * tiffLayout(options, traits).bytesPerPixel
@@ -133,10 +135,10 @@ public struct ImageEncoder: StripSink {
             guard options.format == .avif else {
                 throw CodecError(code: .unsupported, message: "darkroom reads HEIF but does not write it; write avif")
             }
-            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
+            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha, sixteenBit: options.avifIsTenBit)
             quantiser = Quantiser(layout: layout)
             var c = dr_avif_write_options(channels: Int32(layout.channels), quality: Int32(min(max(options.quality, 0), 100)),
-                                          speed: Int32(min(max(options.speed, 0), 9)), bit_depth: Int32(EncodeOptions.avifBitDepth),
+                                          speed: Int32(min(max(options.speed, 0), 9)), bit_depth: Int32(clamping: options.bitDepth ?? 8),
                                           orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_avif_writer_open(w, h, &c, blocks, &pointer, $0, $1) }

@@ -5,7 +5,7 @@ enum FormatHelpText {
         ("jpeg", "in, out", "quality 1–100 (90), progressive (false), chroma auto|420|444 (auto); CMYK in through its profile"),
         ("png", "in, out", "compression 0–9 (6), bit_depth 8|16 (as the input)"),
         ("webp", "in, out", "quality 1–100 (90), lossless (false), effort 0–6 (4); alpha kept; an animation gives its first frame"),
-        ("avif", "in, out", "quality 1–100 (90), speed 0–9 (5), bit_depth 8 (10-bit refused: libaom 3.6 aborts on it); alpha kept"),
+        ("avif", "in, out", "quality 1–100 (90), speed 0–9 (5), bit_depth 8|10 (8; 10 through libavif); alpha kept"),
         ("heif", "in", "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit"),
         ("tiff", "in, out", "compression none|lzw|deflate|jpeg (none), bit_depth 8|16 (as the input), tiled (false); "
             + "strips or tiles, grey/RGB/RGBA/CMYK in, the first page"),

@@ -2,7 +2,7 @@ import XCTest
 @testable import DarkroomConfig
 
 /// `format: webp | avif | tiff` (or their extensions) and their keys: WebP `quality`,
-/// `lossless`, `effort`; AVIF `quality`, `speed`, `bit_depth: 8` (10-bit refused, libaom aborts);
+/// `lossless`, `effort`; AVIF `quality`, `speed`, `bit_depth: 8 | 10`;
 /// TIFF `compression`, `bit_depth`, `tiled`.
 final class FormatKeysTests: XCTestCase {
     private let head = "watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}."
@@ -37,9 +37,13 @@ final class FormatKeysTests: XCTestCase {
         XCTAssertEqual(try output("avif").encoding.speed, 5)
     }
 
-    func testTenBitAVIFIsRefusedWithTheReason() {
-        assertSingle(diagnostics(head + "avif', bit_depth: 10 }]\n"), at: (3, 55),
-                     "10-bit AVIF is refused", "libaom 3.6", "aborts the whole process")
+    /// AVIF is 8- or 10-bit (nil: 8); PNG's 16 and other depths are refused with the choices.
+    func testAVIFBitDepthIsEightOrTen() throws {
+        XCTAssertEqual(try output("avif", ", bit_depth: 10").encoding.bitDepth, 10)
+        XCTAssertNil(try output("avif").encoding.bitDepth)
+        assertSingle(diagnostics(head + "avif', bit_depth: 16 }]\n"), at: (3, 55), "bit_depth: expected one of 8, 10, got")
+        assertSingle(diagnostics(head + "avif', bit_depth: 12 }]\n"), at: (3, 55), "bit_depth: expected one of 8, 10, got")
+        assertSingle(diagnostics(head + "png', bit_depth: 10 }]\n"), at: (3, 54), "bit_depth: expected one of 8, 16, got")
     }
 
     func testValuesAndKeysOutOfPlace() {

@@ -128,7 +128,7 @@ final class CommandLineTests: XCTestCase {
         let formats = try darkroom(["filters", "--formats"])
         XCTAssertEqual(formats.status, 0, formats.stderr)
         for line in ["webp  in, out", "avif  in, out", "tiff  in, out", "heif  in ", "lossless (false)", "speed 0–9 (5)",
-                     "compression none|lzw|deflate|jpeg", "10-bit refused"] {
+                     "compression none|lzw|deflate|jpeg", "bit_depth 8|10"] {
             XCTAssertTrue(formats.stdout.contains(line), "\(line) in \(formats.stdout)")
         }
         XCTAssertTrue(try darkroom(["filters"]).stdout.contains("webp  in, out"), "the plain listing ends with the formats")
@@ -139,12 +139,14 @@ final class CommandLineTests: XCTestCase {
                 outputs:
                   - { path: './out/{stem}.webp', lossless: true }
                   - { path: './out/{stem}.avif', quality: 50, speed: 7 }
+                  - { path: './out/{stem}-deep.avif', bit_depth: 10 }
                   - { path: './out/{stem}.tif', compression: deflate, tiled: true }
             """.utf8))
         let check = try darkroom(["check", s.path("formats.yaml")])
         XCTAssertEqual(check.status, 0, check.stderr)
         for line in ["*.webp *.avif *.heic *.heif *.tif *.tiff (each read by its content)", "{stem}.webp: webp, lossless, effort 4",
-                     "{stem}.avif: avif, quality 50, speed 7, 8-bit", "{stem}.tif: tiff, deflate compression, tiled"] {
+                     "{stem}.avif: avif, quality 50, speed 7, 8-bit",
+                     "{stem}-deep.avif: avif, quality 90, speed 5, 10-bit", "{stem}.tif: tiff, deflate compression, tiled"] {
             XCTAssertTrue(check.stdout.contains(line), "\(line) in \(check.stdout)")
         }
     }

@@ -248,17 +248,18 @@ dr_status dr_webp_writer_open(int width, int height, const dr_webp_write_options
                               const dr_metadata *metadata, dr_writer **writer,
                               char *message, size_t message_capacity);
 
-/* How an AVIF writer encodes (libheif with libaom). Rows are 3 or 4 bytes a pixel (8-bit). */
+/* How an AVIF writer encodes (8-bit: libheif with libaom; 10-bit: libavif with libaom). Rows
+ * are 3 or 4 samples a pixel, 8-bit, or for bit_depth 10 16-bit in host order. */
 typedef struct {
     int channels;
     int quality;     /* 0...100 */
     int speed;       /* libaom's cpu-used, 0 (slowest, smallest) ... 9 */
-    int bit_depth;   /* 8 only: libaom 3.6 aborts on 10-bit encodes (see the README) */
+    int bit_depth;   /* 8 or 10 (libheif 1.15 aborts on 10-bit, so that goes through libavif) */
     int orientation; /* EXIF orientation 1...8 of the rows, written as irot/imir (libheif) */
 } dr_avif_write_options;
 
-/* An AVIF writer: it keeps the rows and encodes at finish; metadata as for WebP (libheif's
- * Exif and XMP items, the colour profile as a 'prof' property). */
+/* An AVIF writer: it keeps the rows and encodes at finish; metadata as for WebP (Exif and XMP
+ * items, the colour profile as a 'prof' property). */
 dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options *options,
                               const dr_metadata *metadata, dr_writer **writer,
                               char *message, size_t message_capacity);

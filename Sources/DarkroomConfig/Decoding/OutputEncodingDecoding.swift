@@ -50,19 +50,9 @@ extension ConfigDecoder {
         return encoding
     }
 
-    /// `bit_depth`: 8 or 16 (PNG, TIFF); AVIF only 8, since libaom 3.6 aborts on 10-bit encodes.
+    /// `bit_depth`: 8 or 16 (PNG, TIFF); 8 or 10 (AVIF: 10-bit goes through libavif).
     private func decodeBitDepth(_ f: Fields, format: ImageFormat?) -> Int? {
-        guard format == .avif else {
-            return optional(f, "bit_depth", default: nil) { node, path in word(node, path, among: ["8", "16"]).flatMap { Int($0) } }
-        }
-        return optional(f, "bit_depth", default: nil) { node, path in
-            guard let depth = word(node, path, among: ["8", "10", "12"]).flatMap({ Int($0) }) else { return nil }
-            guard depth == 8 else {
-                error(node.mark, path, "\(depth)-bit AVIF is refused: libaom 3.6 (Debian 12's AV1 encoder) aborts the whole "
-                      + "process on every 10-bit encode; write bit_depth: 8, or a png or tiff output for 16 bits")
-                return nil
-            }
-            return depth
-        }
+        let depths = format == .avif ? ["8", "10"] : ["8", "16"]
+        return optional(f, "bit_depth", default: nil) { node, path in word(node, path, among: depths).flatMap { Int($0) } }
     }
 }

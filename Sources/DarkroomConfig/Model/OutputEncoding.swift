@@ -7,7 +7,7 @@ public struct OutputEncoding: Sendable, Equatable {
     /// JPEG chroma sampling (`chroma:`); default auto.
     public var chroma: EncodeOptions.Chroma
     /// PNG and TIFF bits per sample (`bit_depth: 8 | 16`); nil: as the input (16 for a 16-bit
-    /// source). AVIF takes only 8.
+    /// source). AVIF: `bit_depth: 8 | 10`; nil is 8.
     public var bitDepth: Int?
     /// PNG zlib level 0…9 (`compression:`); default 6.
     public var compression: Int

@@ -13,6 +13,7 @@ enum FormatTools {
     static let img2webp = ("img2webp", "webp")
     static let heifEnc = ("heif-enc", "libheif-examples")
     static let heifConvert = ("heif-convert", "libheif-examples")
+    static let avifdec = ("avifdec", "libavif-bin")
     static let tiffcp = ("tiffcp", "libtiff-tools")
     static let tiffinfo = ("tiffinfo", "libtiff-tools")
     static let tiffset = ("tiffset", "libtiff-tools")
