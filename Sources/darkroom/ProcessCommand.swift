@@ -30,6 +30,9 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
     var quality: Int = 90
 
+    @Option(help: "Bits per sample: 8 or 16 for PNG and TIFF (default: as the input), 8 or 10 for AVIF (default 8).")
+    var bitDepth: Int?
+
     @Flag(help: "Write progressive JPEG.")
     var progressive = false
 
@@ -77,10 +80,11 @@ struct ProcessCommand: ParsableCommand {
         }
         let outputs = try inputs.map { input in
             let target = try outputTemplate(for: input)
+            try checkBitDepth(for: target.format)
             return OutputConfig(pathTemplate: target.path, format: target.format, quality: quality,
                                 progressive: progressive,
                                 color: ColorOptions(autoOrient: !noAutoOrient, target: color, intent: intent),
-                                encoding: OutputEncoding(metadata: metadata), chain: spec)
+                                encoding: OutputEncoding(bitDepth: bitDepth, metadata: metadata), chain: spec)
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
         // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
@@ -109,6 +113,16 @@ struct ProcessCommand: ParsableCommand {
     }
 
     /// The output path template and format for one input.
+    /// `--bit-depth` as the config's `bit_depth` takes it for `format`.
+    private func checkBitDepth(for format: ImageFormat) throws {
+        guard let bitDepth else { return }
+        let depths = format == .avif ? [8, 10] : format == .png || format == .tiff ? [8, 16] : [8]
+        guard depths.contains(bitDepth) else {
+            throw ValidationError("--bit-depth must be " + depths.map(String.init).joined(separator: " or ")
+                                  + " for \(format.rawValue), got \(bitDepth)")
+        }
+    }
+
     private func outputTemplate(for input: String) throws -> (path: String, format: ImageFormat) {
         let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
         var isDirectory: ObjCBool = false

@@ -165,6 +165,21 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// `--bit-depth 10` writes a 10-bit AVIF; a depth the format cannot take is a usage error
+    /// naming the ones it can.
+    func testProcessWritesTenBitAVIF() throws {
+        let s = Scratch()
+        let gradient = Image(width: 64, height: 16) { x, _ in Pixel(0.4 + 0.1 * Float(x) / 63, 0.5, 0.3, 1) }
+        s.writeInPlace("deep.png", try ImageCodec.encode(gradient, options: .init(format: .png, bitDepth: 16)))
+        let result = try darkroom(["process", "--chain", "invert", "--bit-depth", "10", s.path("deep.png"),
+                                   "-o", s.path("out.avif")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try ImageCodec.readInfo(try XCTUnwrap(s.read("out.avif"))).bitDepth, 10)
+        let refused = try darkroom(["process", "--chain", "invert", "--bit-depth", "16", s.path("deep.png"), "-o", s.path("x.avif")])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--bit-depth must be 8 or 10 for avif, got 16"), refused.stderr)
+    }
+
     func testRunWithoutAConfigWatchesInboxAndWritesOutbox() throws {
         let s = Scratch()
         let daemon = Process()
