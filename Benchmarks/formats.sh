@@ -5,6 +5,9 @@
 #                    both at libwebp's default effort 4)
 #   chain as AVIF  — the same written as AVIF Q50 (heifsave, AV1 at effort 4 = libaom speed 5,
 #                    darkroom's default speed), 8-bit 4:2:0 both
+#   avif 10-bit    — the 12 MP picture as a 16-bit PNG written as 10-bit AVIF Q50 at speed 5;
+#                    vips cannot (libheif 1.15 aborts on 10-bit), so the yardstick is libavif's
+#                    own avifenc with the settings darkroom gives libavif (the files are identical)
 #   tiff 50 %      — a 16-bit LZW TIFF scan of 8000×6000 resized to 50 % (Lanczos3), written as an
 #                    uncompressed 16-bit TIFF by both
 # Prints medians, darkroom's ratios, and the output files' sizes. RUNS (default 3) runs each.
@@ -52,6 +55,11 @@ SIZE_OF_darkroom=$work/chain-darkroom.avif SIZE_OF_libvips=$work/chain-vips.avif
 bench "chain as AVIF Q50 on 5000×5000" \
   "darkroom=$darkroom process --chain '$chain' --quality 50 $big -o $work/chain-darkroom.avif" \
   "libvips=$work/vips_chain $big '$work/chain-vips.avif[Q=50,compression=av1,effort=4]'"
+
+SIZE_OF_darkroom=$work/deep-darkroom.avif SIZE_OF_avifenc=$work/deep-avifenc.avif \
+bench "avif 10-bit: 4032×3024 16-bit PNG → 10-bit AVIF Q50 (4:2:0, speed 5)" \
+  "darkroom=$darkroom process --chain 'resize scale=1' --bit-depth 10 --quality 50 $work/12mp.png -o $work/deep-darkroom.avif" \
+  "avifenc=avifenc -d 10 -y 420 -s 5 -j 4 --min 0 --max 63 -a end-usage=q -a cq-level=32 $work/12mp.png $work/deep-avifenc.avif"
 
 bench "tiff 50 %: 8000×6000 16-bit LZW TIFF resized to 50 %, 16-bit TIFF out" \
   "darkroom=$darkroom process --chain 'resize scale=0.5' $scan -o $work/scan-darkroom.tif" \
