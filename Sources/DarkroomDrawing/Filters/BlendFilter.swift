@@ -32,6 +32,7 @@ public struct BlendFilter: RegionFilter {
     let opacity: Double
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         mode = p.blendMode("mode")
         fit = p.choice("fit", as: Fit.self)

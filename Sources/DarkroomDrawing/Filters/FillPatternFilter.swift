@@ -28,6 +28,7 @@ public struct FillPatternFilter: RegionFilter {
     public var blend: BlendMode
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         offset = p.point("offset")
         opacity = p.number("opacity")

@@ -18,6 +18,7 @@ public struct LinearGradientFilter: RegionFilter {
     let style: GradientStyle
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         (start, end) = (p.point("start"), p.point("end"))
         style = try GradientStyle(p)

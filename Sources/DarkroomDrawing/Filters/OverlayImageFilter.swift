@@ -45,6 +45,7 @@ public struct OverlayImageFilter: RegionFilter {
     let offset: (x: Length, y: Length)
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         graphic = try Graphic(p.graphic("image"))
         placement = try Placement.read(p)

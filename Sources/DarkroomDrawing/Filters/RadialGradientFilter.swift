@@ -23,6 +23,7 @@ public struct RadialGradientFilter: RegionFilter {
     let style: GradientStyle
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         center = p.point("center")
         focus = parameters.point("focus")
