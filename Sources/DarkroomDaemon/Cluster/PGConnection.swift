@@ -22,11 +22,7 @@ public final class PGConnection {
     /// Connects to `conninfo` (a libpq connection string or URI). `application` names the
     /// session in `pg_stat_activity`.
     public init(conninfo: String, application: String) throws(PGError) {
-        var loadMessage = [CChar](repeating: 0, count: 512)
-        guard let functions = dr_pq_load(&loadMessage, loadMessage.count) else {
-            throw PGError(message: String(decoding: loadMessage.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                          sqlState: nil, connectionLost: true)
-        }
+        let functions = try Self.library()
         pq = functions.pointee
         // Our defaults first: values in the connection string, processed later, override them.
         let keywords = ["connect_timeout", "application_name", "keepalives_idle", "keepalives_interval", "keepalives_count", "dbname"]
@@ -40,6 +36,18 @@ public final class PGConnection {
             self.conn = nil
             throw PGError(message: message, sqlState: nil, connectionLost: true)
         }
+    }
+
+    /// libpq's functions, libpq being opened now if it is not yet; throws (not a lost
+    /// connection: trying again cannot help) with the library and its Debian package when it
+    /// cannot load. The cluster daemon calls it first, so that it stops at once with that message.
+    public static func library() throws(PGError) -> UnsafePointer<dr_pq_functions> {
+        var message = [CChar](repeating: 0, count: 512)
+        guard let functions = dr_pq_load(&message, message.count) else {
+            throw PGError(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                          sqlState: nil, connectionLost: false)
+        }
+        return functions
     }
 
     deinit { if let conn { pq.PQfinish(conn) } }
