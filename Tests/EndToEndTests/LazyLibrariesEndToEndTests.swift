@@ -1,5 +1,6 @@
 import DarkroomCodecs
 import DarkroomCore
+import DarkroomTestSupport
 import Foundation
 import XCTest
 
@@ -63,6 +64,14 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
             XCTAssertGreaterThan(image[x, 63][2], 0.35, "the picture at the bottom: \(image[x, 63])")
         }
 
+        // A logo at its natural size is composited in Swift: no cairo.
+        let logo = Scratch()
+        logo.writeInPlace("logo.png", try picture(width: 20, height: 10, format: .png))
+        let overlay = try process("overlay_image image=\(logo.path("logo.png")) gravity=south_east", logo)
+        XCTAssertEqual(overlay.status, 0, overlay.stderr.suffix(2000).description)
+        for name in lazy { XCTAssertFalse(overlay.mapped.contains { $0.hasPrefix(name) }, "\(name) mapped: \(overlay.mapped)") }
+        XCTAssertTrue(logo.exists("out.png"))
+
         let text = try process("draw_text text=Hello size=30", Scratch())
         XCTAssertEqual(text.status, 0, text.stderr.suffix(2000).description)
         XCTAssertTrue(text.mapped.contains("libpangocairo-1.0.so.0") && text.mapped.contains("libcairo.so.2"), "\(text.mapped)")
@@ -113,6 +122,7 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
     /// own), a drawing chain is refused with the library and its Debian package named, a resize
     /// still works; with libpq unreadable, a cluster node stops at once saying so.
     func testAMissingLibraryIsNamedWithItsPackage() throws {
+        guard getuid() == 0 else { throw TestEnvironment.unavailable("root, to bind-mount over a library in a mount namespace of its own") }
         let s = Scratch()
         s.makeFolder("in")
         s.writeInPlace("in/photo.png", try picture(width: 32, height: 24, format: .png))

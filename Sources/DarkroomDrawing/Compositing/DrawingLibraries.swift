@@ -6,9 +6,11 @@ import DarkroomCore
 /// chains never draw maps none of them, nor the ~100 libraries they bring (GLib, HarfBuzz,
 /// fontconfig, libxml2…), about 11 MiB of memory. See Sources/CDarkroomDraw/libraries.h.
 ///
-/// Every drawing filter's `init(parameters:)` calls ``require(_:)`` first, so a missing library
-/// fails the config (at the filter's line) with a message naming the library and its Debian
-/// package, never a job halfway.
+/// Every drawing filter's `init(parameters:)` calls ``require(_:)`` for what it will draw with
+/// (a colour `blend`, or an image overlaid at its natural size, needs none: Swift composites
+/// them), so a missing library fails the config (at the filter's line) with a message naming
+/// the library and its Debian package, never a job halfway. A new drawing filter adds that
+/// call; the shims load on their own too (and fail, never crash), but with no config line.
 struct DrawingLibraries: OptionSet, Sendable {
     let rawValue: Int32
 

@@ -32,14 +32,16 @@ public struct BlendFilter: RegionFilter {
     let opacity: Double
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
-        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         mode = p.blendMode("mode")
         fit = p.choice("fit", as: Fit.self)
         opacity = p.number("opacity")
         switch (parameters.color("color"), parameters.has("image")) {
         case (let color?, false): source = .color(color)
-        case (nil, true): source = .image(try Graphic(p.graphic("image")))
+        case (nil, true):
+            // A colour layer is composited in Swift; an image is fitted (scaled) by cairo.
+            try DrawingLibraries.require(.cairo)
+            source = .image(try Graphic(p.graphic("image")))
         default: throw ParameterError("give the layer as one of color or image")
         }
     }
