@@ -42,7 +42,9 @@ public struct ResolvedParameters: Sendable, Hashable {
         entries.first { $0.name == name }?.value
     }
 
-    /// Whether the user wrote this parameter (rather than its default filling in).
+    /// Whether the parameter has a value: written by the user, drawn at random, or filled in
+    /// by its default (so always true for a parameter with a default; `randomNames` tells
+    /// which were drawn).
     public func has(_ name: String) -> Bool { self[name] != nil }
 
     public func number(_ name: String) -> Double? {

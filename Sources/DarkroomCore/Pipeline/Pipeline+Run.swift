@@ -79,7 +79,7 @@ extension Pipeline {
         }
         recruit()
 
-        var encodeNanoseconds: UInt64 = 0
+        var encoding = WallSpans()
         run.condition.lock()
         while table.nextWrite < strips, run.failure == nil {
             if let strip = table.ready.removeValue(forKey: table.nextWrite) {
@@ -92,7 +92,7 @@ extension Pipeline {
                 } catch {
                     run.fail(error)
                 }
-                encodeNanoseconds += Deadline.now() - start
+                encoding.record(from: start, to: Deadline.now())
                 run.condition.lock()
                 table.nextWrite += 1
                 run.condition.broadcast()
@@ -110,8 +110,9 @@ extension Pipeline {
         group.wait()
         slots.release()
         if let failure { throw failure }
+        let (decode, encode) = WallSpans.shares(run.decodeSpans(), encoding)
         return RenderStats(nodes: run.nodeTimes(), peakPixelBytes: run.memory.peakBytes,
-                           encodeSeconds: Double(encodeNanoseconds) / 1e9,
+                           decodeSeconds: decode, encodeSeconds: encode,
                            seconds: Double(Deadline.now() - started) / 1e9)
     }
 }

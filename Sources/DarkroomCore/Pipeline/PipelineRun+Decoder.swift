@@ -48,9 +48,10 @@ extension PipelineRun {
                 memory.release(pixels, count: bandPixels(0))
                 throw error
             }
-            let spent = Deadline.now() - start
+            let end = Deadline.now()
             condition.lock()
-            nanoseconds[0] += spent
+            nanoseconds[0] += end - start
+            decoding.record(from: start, to: end)
             if uses[0][b] > 0 {
                 states[0][b] = .ready(pixels)
             } else {

@@ -52,6 +52,8 @@ final class PipelineRun: @unchecked Sendable {
     var states: [[BandState]]
     var uses: [[Int]]
     var nanoseconds: [UInt64]
+    /// When the decoder ran (node 0's work), for the decode/encode shares of wall time.
+    var decoding = WallSpans()
     var sourceBusy = false
     var nextSourceBand = 0
     /// Source bands below this are all freed (the decoder's read-ahead is measured from it).
@@ -134,13 +136,20 @@ final class PipelineRun: @unchecked Sendable {
     }
 
     func account(_ n: Int, since start: UInt64) {
-        let spent = Deadline.now() - start
+        let end = Deadline.now()
         condition.lock()
-        nanoseconds[n] += spent
+        nanoseconds[n] += end - start
+        if n == 0 { decoding.record(from: start, to: end) }
         condition.unlock()
     }
 
     // MARK: Report
+
+    func decodeSpans() -> WallSpans {
+        condition.lock()
+        defer { condition.unlock() }
+        return decoding
+    }
 
     func nodeTimes() -> [RenderStats.NodeTime] {
         condition.lock()

@@ -11,11 +11,12 @@ public struct RenderStats: Sendable, Equatable {
     public var nodes: [NodeTime]
     /// The most pixel memory (bands, scratch, compact images) held at once.
     public var peakPixelBytes: Int
-    /// Time spent in the sink's `write` (the encoder), on the thread that writes.
+    /// The decoder's share of the render's wall time, and the encoder's (the sink's `write`).
+    /// They run on different threads, often at once: seconds in which both ran count half to
+    /// each, so `decodeSeconds + encodeSeconds` never exceeds `seconds`. (A node's own CPU
+    /// time, the decoder's included, is in `nodes`.)
+    public var decodeSeconds: Double
     public var encodeSeconds: Double
     /// Wall time of the whole render.
     public var seconds: Double
-
-    /// Time the source node spent decoding.
-    public var decodeSeconds: Double { nodes.first?.seconds ?? 0 }
 }

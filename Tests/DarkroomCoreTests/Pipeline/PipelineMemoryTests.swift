@@ -85,7 +85,7 @@ final class PipelineMemoryTests: XCTestCase {
     /// one float copy of it (51 MB), and below the bound the pipeline computes in advance.
     func testATallImageStreamsInMemoryBoundedByItsWidth() throws {
         let chain = try chain("crop y=10 height=99% | gaussian_blur radius=2 | resize scale=0.5 kernel=bilinear | sepia | convolve kernel=[[0,-1,0],[-1,5,-1],[0,-1,0]]")
-        var peaks = [Int]()
+        var peaks = [Int](), estimates = [Int]()
         let width = 200
         for height in [1600, 16000] {
             let pipeline = Pipeline(chain: chain, source: .init(size: Size(width: width, height: height), isOpaque: true, isEightBit: true))
@@ -96,11 +96,14 @@ final class PipelineMemoryTests: XCTestCase {
             XCTAssertEqual(sink.rows, pipeline.outputSize.height)
             XCTAssertLessThanOrEqual(stats.peakPixelBytes, pipeline.estimatedPeakBytes(executor: executor))
             peaks.append(stats.peakPixelBytes)
+            estimates.append(pipeline.estimatedPeakBytes(executor: executor))
         }
         let float = MemoryLayout<Pixel>.stride
         // Five nodes' bands of 32 rows, a few in flight each: tens of rows of the width per node.
         XCTAssertLessThan(peaks[1], 40 * 32 * (width + 512) * float, "peaks \(peaks)")
-        XCTAssertLessThan(Double(peaks[1]), Double(peaks[0]) * 1.25, "ten times the height, the same memory: \(peaks)")
+        // The bound (a measured peak follows how the threads happened to be scheduled) must not
+        // grow with the height.
+        XCTAssertLessThan(Double(estimates[1]), Double(estimates[0]) * 1.25, "ten times the height, the same memory: \(estimates)")
     }
 
     func testARotationKeepsItsInputCompactNotAsFloat() throws {
