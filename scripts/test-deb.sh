@@ -16,7 +16,8 @@ repo=$PWD
 sandbox=${SYSTEMD_SANDBOX:-$repo/../shared/tools/systemd-sandbox}
 [[ -x $sandbox ]] || sandbox=/work/shared/tools/systemd-sandbox
 cache=${DARKROOM_SANDBOX_CACHE:-/var/cache/darkroom-sandbox}
-# The runtime libraries: exactly what the package depends on (build-deb.sh lists them with ldd),
+# The runtime libraries: exactly what the package depends on (build-deb.sh lists them with ldd
+# and the SONAMEs the binary dlopens),
 # so a new library (libwebp, libheif, libtiff, libpq…) reaches the root without editing this.
 libs=$(dpkg-deb -f "$deb" Depends | tr -d ',' | tr -s ' ' | sed 's/^ //; s/ $//')
 

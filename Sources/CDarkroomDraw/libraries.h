@@ -10,6 +10,7 @@
 
    To call another function of one of these libraries: add `X(function_name)` to the list of
    the library that exports it, and call it as `DR(function_name)(arguments…)`. That is all.
+   (scripts/draw-calls.py does both for code written with plain calls, after a merge.)
    A plain call `cairo_foo(…)` fails the link ("undefined reference to `cairo_foo'"), as
    nothing links libcairo; `DR(cairo_foo)` without its list entry fails the compile ("no
    member named 'cairo_foo'"). Every listed function is looked up when its library loads, so a
@@ -40,8 +41,10 @@
 
 /* libglib-2.0.so.0 and libgobject-2.0.so.0 (Debian libglib2.0-0): Pango's and librsvg's objects
    and errors. */
-#define DR_GLIB_FUNCTIONS(X) X(g_error_free)
-#define DR_GOBJECT_FUNCTIONS(X) X(g_object_unref)
+#define DR_GLIB_FUNCTIONS(X) \
+    X(g_error_free)
+#define DR_GOBJECT_FUNCTIONS(X) \
+    X(g_object_unref)
 
 /* libpango-1.0.so.0 (Debian libpango-1.0-0). */
 #define DR_PANGO_FUNCTIONS(X)                                                                       \
