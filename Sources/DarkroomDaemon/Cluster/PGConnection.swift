@@ -29,7 +29,7 @@ public final class PGConnection {
         let values = [String(Self.connectTimeoutSeconds), application, "10", "5", "3", conninfo]
         conn = Self.withCStrings(keywords) { k in Self.withCStrings(values) { v in functions.pointee.PQconnectdbParams(k, v, 1) } }
         guard let conn else { throw PGError(message: "out of memory", sqlState: nil, connectionLost: true) }
-        pq.PQsetNoticeProcessor(conn, { _, _ in }, nil)
+        _ = pq.PQsetNoticeProcessor(conn, { _, _ in }, nil)
         guard pq.PQstatus(conn) == CONNECTION_OK else {
             let message = Self.text(pq.PQerrorMessage(conn)) ?? "cannot connect"
             pq.PQfinish(conn)
