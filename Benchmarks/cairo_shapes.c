@@ -3,7 +3,9 @@
    result with libjpeg. What a program that keeps the image whole in cairo does.
    Shapes file, one a line:  rect|ellipse|line  a b c d  R G B A  line_width  fill(0/1)
      rect: x y w h; ellipse: cx cy rx ry; line: x1 y1 x2 y2. Colours 0…1.
-   Usage: cairo_shapes in.jpg shapes.txt out.jpg quality */
+   Usage: cairo_shapes in.jpg shapes.txt out.jpg quality [group_alpha]
+   With group_alpha, the shapes are drawn into a group (cairo_push_group: a transparency layer)
+   painted once at that alpha, as `group` does in Benchmarks/group.sh. */
 #include <cairo.h>
 #include <math.h>
 #include <stddef.h>
@@ -12,7 +14,7 @@
 #include <jpeglib.h>
 
 int main(int argc, char **argv) {
-    if (argc != 5) { fprintf(stderr, "usage: %s in.jpg shapes.txt out.jpg quality\n", argv[0]); return 2; }
+    if (argc != 5 && argc != 6) { fprintf(stderr, "usage: %s in.jpg shapes.txt out.jpg quality [group_alpha]\n", argv[0]); return 2; }
     FILE *in = fopen(argv[1], "rb");
     if (!in) { perror(argv[1]); return 1; }
     struct jpeg_decompress_struct d;
@@ -37,6 +39,7 @@ int main(int argc, char **argv) {
     cairo_surface_mark_dirty(surface);
 
     cairo_t *cr = cairo_create(surface);
+    if (argc == 6) cairo_push_group(cr);
     FILE *shapes = fopen(argv[2], "r");
     if (!shapes) { perror(argv[2]); return 1; }
     char kind[16];
@@ -57,6 +60,7 @@ int main(int argc, char **argv) {
         else { cairo_set_line_width(cr, lw); cairo_stroke(cr); }
     }
     fclose(shapes);
+    if (argc == 6) { cairo_pop_group_to_source(cr); cairo_paint_with_alpha(cr, atof(argv[5])); }
     cairo_destroy(cr);
     cairo_surface_flush(surface);
 

@@ -289,7 +289,20 @@ void dr_writer_take(dr_writer *w, unsigned char *into) {
         w->take(w, into);
         return;
     }
-    if (w->ended.length > 0) memcpy(into, w->ended.data, w->ended.length);
+    /* Copied from the end a megabyte at a time, the buffer shrunk behind each piece, so a
+       large file is not held twice: a large buffer is its own mapping (darkroom fixes glibc's
+       mmap threshold), and realloc shrinks it in place, giving the pages back. */
+    const size_t piece = (size_t)1 << 20;
+    size_t left = w->ended.length;
+    while (left > 0) {
+        size_t n = left < piece ? left : piece;
+        left -= n;
+        memcpy(into + left, w->ended.data + left, n);
+        if (left > 0) {
+            unsigned char *shrunk = realloc(w->ended.data, left);
+            if (shrunk != NULL) w->ended.data = shrunk;
+        }
+    }
     dr_buffer_free(&w->ended);
 }
 

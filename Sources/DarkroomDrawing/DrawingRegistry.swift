@@ -12,6 +12,7 @@ extension FilterRegistry {
         LinearGradientFilter.self,
         RadialGradientFilter.self,
         DrawTextFilter.self,
+        GroupFilter.self,
     ]
 
     /// Every filter darkroom ships: ``standard`` and the drawing filters. The daemon and the CLI

@@ -20,4 +20,9 @@ struct Darkroom: ParsableCommand {
         subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, CheckCommand.self,
                       StatusCommand.self, ReportCommand.self, ClusterCommand.self]
     )
+
+    static func main() {
+        ProcessMemory.returnLargeBlocks()
+        main(nil)
+    }
 }

@@ -1,6 +1,8 @@
+import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
 import DarkroomDrawing
+import Foundation
 import XCTest
 
 /// A problem inside one of draw's shapes is reported at that shape's key, line and column,
@@ -24,14 +26,19 @@ final class DrawingConfigErrorTests: XCTestCase {
 
     func testARangeErrorInsideAShape() {
         assertSingle(errors("      - shape: rect\n        line_width: -2"),
-                     at: (9, 31), "draw.shapes[0].line_width", "expected a number from 0 to 10000")
+                     at: (9, 31), "draw.shapes[0].line_width", "expected a length in px or % from 0 to 10000")
     }
 
     func testTheDrawingExamplesOfTheReadmeLoad() throws {
         let chains = DrawingSnippets.all
-        XCTAssertEqual(chains.count, 3, "the README's drawing examples")
+        XCTAssertEqual(chains.count, 5, "the README's drawing examples")
+        // Loaded as the daemon loads a config in the repository's folder: the files they name
+        // (the logo beside config.example.yaml) read and checked by the asset store.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+        let assets = AssetStore(hash: { _ in String(repeating: "0", count: 64) })
         for chain in chains {
-            XCTAssertNoThrow(try parse(configWithChain(chain), registry: .shipped), chain)
+            XCTAssertNoThrow(try ConfigLoader.parse(text: configWithChain(chain), fileName: "config.yaml", baseDirectory: root,
+                                                    registry: .shipped, assets: assets), chain)
         }
     }
 }

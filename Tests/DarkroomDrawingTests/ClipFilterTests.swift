@@ -106,11 +106,8 @@ final class ClipFilterTests: XCTestCase {
 
     /// Errors name the key and the shape it belongs to.
     func testShapeKeysAreCheckedAtLoad() {
-        func error(_ chain: String) -> String? {
-            do { _ = try ChainSyntax.parse(chain, registry: .shipped).resolve(seed: 1) } catch { return error.message }
-            return nil
-        }
-        XCTAssertEqual(error("clip shape=ellipse points=[1,2,3,4,5,6]"), "clip: points belongs to shape polygon, not ellipse")
+        let error = ShapeReferences.loadError
+        XCTAssertEqual(error("clip shape=ellipse points=[1,2,3,4,5,6]"), "points: clip: belongs to shape line, polygon, polyline, not ellipse")
         XCTAssertNotNil(error("clip shape=polygon"))
         XCTAssertNotNil(error("clip shape=polygon points=[1,2,3,4]"))
         XCTAssertNotNil(error("clip shape=rounded_rect radius=[1,2]"))

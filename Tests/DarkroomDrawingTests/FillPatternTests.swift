@@ -35,13 +35,10 @@ final class FillPatternTests: XCTestCase {
     }
 
     func testTheCellIsCheckedAtLoad() {
-        func error(_ chain: String) -> String? {
-            do { _ = try ChainSyntax.parse(chain, registry: .shipped).resolve(seed: 1) } catch { return error.description }
-            return nil
-        }
+        let error = ShapeReferences.loadError
         XCTAssertNotNil(error("fill_pattern size=[10,10]"), "neither shapes nor an image")
         XCTAssertEqual(error("fill_pattern size=[0,10] shapes=[{shape=rect}]"),
-                       "size: fill_pattern: give the cell's [width, height] in px, each from 1 to 4096")
+                       "size: fill_pattern: give the cell's [width, height] in px (each from 1 to 4096) or %")
         XCTAssertEqual(error("fill_pattern size=[10,10] shapes=[{shape=polygon, points=[1,2]}]"),
                        "shapes[0].points: fill_pattern: give x, y pairs, at least 3 points; got 2 numbers")
     }

@@ -61,6 +61,13 @@ enum ShapeReferences {
         return try filter.apply(to: image, executor: StripExecutor(bandHeight: 7, concurrency: 2))
     }
 
+    /// The error a chain gets when it is parsed and resolved (`shapes[0].points: draw: …`), or
+    /// nil when it loads.
+    static func loadError(_ chain: String) -> String? {
+        do { _ = try ChainSyntax.parse(chain, registry: .shipped).resolve(seed: 1) } catch { return error.description }
+        return nil
+    }
+
     /// Largest and mean difference, and the share of pixels that differ by more than half
     /// (inside for one, outside for the other).
     static func compare(_ a: [Float], _ b: [Float]) -> (max: Float, mean: Double, flipped: Double) {

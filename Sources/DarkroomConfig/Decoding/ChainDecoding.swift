@@ -65,11 +65,12 @@ extension ConfigDecoder {
             guard let value = f.values[key] else { continue }
             guard var raw = rawValue(value, path: f.path(key)) else { continue }
             let parameter = descriptor.parameter(named: key)
-            do { _ = try parameter?.parse(raw) } catch {
+            if parameter?.kind == .chain { raw = resolvingFiles(inSubChain: raw) }
+            do { _ = try parameter?.parse(raw, in: ChainContext(registry: registry, assets: assets)) } catch {
                 // Point at the node the problem is in: the third shape's radius, not the list.
                 let inner = value.descendant(at: error.location)
                 self.error(inner.mark, f.path(key) + error.locationText,
-                           error.message + colourHint(inner, parameter?.field(at: error.location)))
+                           error.message + colourHint(inner, parameter.flatMap { field(of: $0, at: error.location) }))
                 continue
             }
             if let parameter, parameter.kind.isFile, case .scalar(let written) = raw {
@@ -116,6 +117,33 @@ extension ConfigDecoder {
             }
             return .mapping(fields)
         }
+    }
+
+    /// A sub-chain with the files its steps name (an overlay_image's logo inside a group) made
+    /// relative to the config's folder, as a chain's own are; steps are checked later.
+    private func resolvingFiles(inSubChain raw: RawValue) -> RawValue {
+        guard case .list(let steps) = raw else { return raw }
+        return .list(steps.map { step in
+            guard case .mapping(let only) = step, only.count == 1, case .mapping(let fields) = only[0].value,
+                  let descriptor = registry.type(named: only[0].key)?.descriptor else { return step }
+            return .mapping([RawField(only[0].key, .mapping(fields.map { field in
+                switch (descriptor.parameter(named: field.key)?.kind, field.value) {
+                case (let kind?, .scalar(let written)) where kind.isFile:
+                    RawField(field.key, .scalar(ConfigPath.resolve(written.trimmingCharacters(in: .whitespaces), against: baseDirectory)))
+                case (.chain?, let inner): RawField(field.key, resolvingFiles(inSubChain: inner))
+                default: field
+                }
+            }))])
+        })
+    }
+
+    /// The parameter or field `location` leads to inside `parameter`'s value, through records
+    /// and through a sub-chain's steps (`[1]`, `sepia`, `intensity`) by the registry.
+    private func field(of parameter: ParameterDescriptor, at location: [ValuePathStep]) -> ParameterDescriptor? {
+        guard parameter.kind == .chain else { return parameter.field(at: location) }
+        guard location.count >= 3, case .key(let name) = location[1], case .key(let key) = location[2],
+              let inner = registry.type(named: name)?.descriptor.parameter(named: key) else { return nil }
+        return field(of: inner, at: Array(location.dropFirst(3)))
     }
 
     /// An unquoted `#ff0000` is a YAML comment, which leaves the value empty.

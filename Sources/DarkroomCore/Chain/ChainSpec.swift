@@ -28,12 +28,12 @@ public struct ChainSpec: Sendable, Hashable {
 
     /// Whether a text parameter names an EXIF placeholder (the job then reads the EXIF block).
     public var namesEXIF: Bool {
-        steps.contains { $0.arguments.contains { if case .value(.text(let s)) = $0.argument { s.contains("{exif.") } else { false } } }
+        steps.contains { $0.arguments.contains { $0.argument.texts.contains { $0.contains("{exif.") } } }
     }
 
     /// Whether any parameter is drawn at random (the report then records the seed).
     public var usesRandom: Bool {
-        steps.contains { $0.arguments.contains { $0.argument == .random } }
+        steps.contains { $0.arguments.contains { $0.argument.drawsRandom } }
     }
 
     public static func == (l: Self, r: Self) -> Bool { l.steps == r.steps && l.registry == r.registry }

@@ -5,7 +5,8 @@
 /// brackets is a list (`[a, b]`), and lists nest (`kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]]`);
 /// one in braces is a record (`shapes=[{shape=rect, rect=[0,0,50%,10%], fill=black}]`); one in
 /// double quotes is taken as written, spaces, brackets and braces included (`text="© {exif.Artist}"`;
-/// `\"` and `\\` inside write a quote and a backslash).
+/// `\"` and `\\` inside write a quote and a backslash). A sub-chain (a `group`'s `chain`) is
+/// steps in brackets separated by `|`: `group opacity=0.5 chain=[sepia | gaussian_blur radius=2]`.
 public enum ChainSyntax {
     /// Lists nest at most this deep (a kernel needs 2). Parsing recurses per level, so hostile
     /// input such as 100 000 `[` must be refused before it exhausts the stack.
@@ -16,22 +17,52 @@ public enum ChainSyntax {
         try checkBrackets(text)
         var steps = [FilterInvocation]()
         for (index, part) in splitTopLevel(text, on: "|").enumerated() {
-            let words = splitTopLevel(part, on: " ").filter { !$0.isEmpty }
-            guard let name = words.first else {
-                throw ParameterError("step \(index + 1) of the chain is empty")
-            }
-            var args = [(name: String, value: RawValue)]()
-            for word in words.dropFirst() {
-                guard let eq = word.firstIndex(of: "=") else {
-                    throw ParameterError("\(name): expected key=value, got \"\(word)\"")
-                }
-                let key = String(word[..<eq]), value = String(word[word.index(after: eq)...])
-                args.append((key, try parseValue(value)))
-            }
+            let (name, args) = try parseStep(part, index: index, registry: registry)
             steps.append(try FilterInvocation(name: name, rawArguments: args, registry: registry, assets: assets))
         }
         guard !steps.isEmpty else { throw ParameterError("the chain is empty") }
         return ChainSpec(steps, registry: registry, assets: assets)
+    }
+
+    /// One step: a name and its `key=value` pairs. A sub-chain's value (a `group`'s `chain`) is
+    /// steps in brackets, separated by `|` as here (`chain=[sepia | gaussian_blur radius=2]`),
+    /// read into the form a config gives, so both are checked alike.
+    static func parseStep(_ part: String, index: Int, registry: FilterRegistry) throws(ParameterError)
+        -> (name: String, arguments: [(name: String, value: RawValue)]) {
+        let words = splitTopLevel(part, on: " ").filter { !$0.isEmpty }
+        guard let name = words.first else {
+            throw ParameterError("step \(index + 1) of the chain is empty")
+        }
+        let descriptor = registry.type(named: name)?.descriptor
+        var args = [(name: String, value: RawValue)]()
+        for word in words.dropFirst() {
+            guard let eq = word.firstIndex(of: "=") else {
+                throw ParameterError("\(name): expected key=value, got \"\(word)\"")
+            }
+            let key = String(word[..<eq]), value = String(word[word.index(after: eq)...])
+            if descriptor?.parameter(named: key)?.kind == .chain {
+                args.append((key, try parseSubChain(value, key: "\(name).\(key)", registry: registry)))
+            } else {
+                args.append((key, try parseValue(value)))
+            }
+        }
+        return (name, args)
+    }
+
+    /// `[sepia intensity=0.8 | invert]` → `[{sepia: {intensity: "0.8"}}, "invert"]`.
+    static func parseSubChain(_ text: String, key: String, registry: FilterRegistry) throws(ParameterError) -> RawValue {
+        let t = text.trimmed
+        guard t.hasPrefix("["), t.hasSuffix("]") else {
+            throw ParameterError("\(key): expected a sub-chain in brackets, steps separated by | "
+                                 + "(chain=[sepia | gaussian_blur radius=2]), got \"\(text)\"")
+        }
+        let inner = String(t.dropFirst().dropLast())
+        var steps = [RawValue]()
+        for (index, part) in splitTopLevel(inner, on: "|").enumerated() where !inner.trimmed.isEmpty {
+            let (name, args) = try parseStep(part, index: index, registry: registry)
+            steps.append(args.isEmpty ? .scalar(name) : .mapping([RawField(name, .mapping(args.map { RawField($0.name, $0.value) }))]))
+        }
+        return .list(steps)
     }
 
     /// Refuses unbalanced brackets and nesting deeper than ``maximumNesting``, in one scan.

@@ -87,6 +87,12 @@ public struct DescribedParameters: Sendable {
                          parameters: descriptor.parameter(named: name)?.kind.fields ?? [])
     }
 
+    /// A sub-chain's steps, resolved and built.
+    public func chain(_ name: String) -> [ResolvedFilter] {
+        guard case .chain(let steps) = self[name] else { preconditionFailure(kindError(name, "a chain")) }
+        return steps
+    }
+
     /// A list of numbers.
     public func numbers(_ name: String) -> [Double] {
         guard case .numbers(let v) = self[name] else { preconditionFailure(kindError(name, "a list of numbers")) }

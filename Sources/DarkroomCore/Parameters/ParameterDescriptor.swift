@@ -31,8 +31,8 @@ public struct ParameterDescriptor: Sendable, Hashable {
     ) {
         precondition(!required || defaultValue == nil, "a required parameter has no default")
         // Files are loaded per parameter of the filter, not per field of a record.
-        precondition(kind.fields?.allSatisfy { !$0.kind.isFile } ?? true,
-                     "\(name): a record's fields may not be files")
+        precondition(kind.fields?.allSatisfy { !$0.kind.isFile && $0.kind != .chain } ?? true,
+                     "\(name): a record's fields may not be files or chains")
         self.isRequired = required
         self.name = name
         self.kind = kind

@@ -12,6 +12,9 @@ public enum ParameterKind: Sendable, Hashable {
     case point
     /// A rectangle `[x, y, width, height]`, each a length (px or %). Parsed into `.lengths`.
     case rect
+    /// A list of lengths, each px or % (`[10, 20%, 30px]`): a shape's points (x, y alternating,
+    /// so % of the width, then of the height), radii, dash lengths. Parsed into `.lengths`.
+    case lengths
     /// Free text: a caption, whose `{placeholders}` name ``InputFacts`` and are filled per file,
     /// or a path's SVG data, parsed and checked by the filter that reads it.
     case text
@@ -39,10 +42,14 @@ public enum ParameterKind: Sendable, Hashable {
     case graphic
     /// A list of records (a `draw`'s shapes, a gradient's stops): each a mapping whose keys are
     /// the given parameters, checked, defaulted and drawn at random like a filter's own.
-    /// Fields may not be files, records or lists of records.
+    /// Fields may not be files, records, lists of records or chains.
     case records([ParameterDescriptor])
     /// One record (a `group`'s shadow), as in ``records(_:)``.
     case record([ParameterDescriptor])
+    /// A sub-chain (a `group`'s chain): a list of filter steps written exactly as a chain is,
+    /// each checked against the registry the chain is read with (``ChainContext``), its
+    /// `random`s drawn with the job's seed.
+    case chain
 
     /// The name used in help text and `darkroom filters --json`.
     public var name: String {
@@ -53,6 +60,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .length: "length"
         case .point: "point"
         case .rect: "rect"
+        case .lengths: "lengths"
         case .text: "text"
         case .boolean: "boolean"
         case .color: "color"
@@ -64,6 +72,7 @@ public enum ParameterKind: Sendable, Hashable {
         case .graphic: "graphic"
         case .records: "records"
         case .record: "record"
+        case .chain: "chain"
         }
     }
 

@@ -4,8 +4,11 @@ extension ParameterDescriptor {
     /// Checks a user-written value against this parameter and returns it parsed.
     /// `random` is accepted for numeric kinds that have a range to draw from (lengths always:
     /// without a slider they are drawn as a share of the image) and for colours.
-    public func parse(_ raw: RawValue) throws(ParameterError) -> Argument {
+    /// A sub-chain's steps are checked against `context`'s registry (see ``parseChain(_:in:)``).
+    public func parse(_ raw: RawValue, in context: ChainContext = ChainContext()) throws(ParameterError) -> Argument {
         switch kind {
+        case .chain:
+            return try parseChain(raw, in: context)
         case .records(let fields):
             guard case .list(let items) = raw else { throw fail(raw) }
             var records = [[NamedArgument]]()
@@ -43,6 +46,7 @@ extension ParameterDescriptor {
         case .length: return "expected a length in px or %\(range)"
         case .point: return "expected a point [x, y] in px or %, or center, top_left, top_right, bottom_left, bottom_right"
         case .rect: return "expected a rectangle [x, y, width, height], each in px or %"
+        case .lengths: return "expected a list of lengths, each in px or %"
         case .text: return "expected a text (quote one that starts with a placeholder: \"{stem}\")"
         case .boolean: return "expected true or false"
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
@@ -53,6 +57,7 @@ extension ParameterDescriptor {
         case .graphic: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, HEIF or AVIF) or an SVG document"
         case .records(let fields): return "expected a list of mappings of " + fields.map(\.name).joined(separator: ", ")
         case .record(let fields): return recordExpectation(fields)
+        case .chain: return "expected a list of filters (- name or - name: { parameter: value }), as a chain is written"
         case .matrix: return "expected a square matrix: rows of equal length like [[0, 1, 0], [1, 1, 1], [0, 1, 0]], or a flat list of n² numbers"
         }
     }
@@ -85,14 +90,14 @@ extension ParameterDescriptor {
         return arguments
     }
 
-    private func fail(_ raw: RawValue) -> ParameterError {
+    func fail(_ raw: RawValue) -> ParameterError {
         ParameterError("\(expectation), got \(raw)")
     }
 
     private func parseValue(_ raw: RawValue) throws(ParameterError) -> ParameterValue {
         switch kind {
-        case .records, .record:
-            preconditionFailure("records are parsed by parse(_:)")
+        case .records, .record, .chain:
+            preconditionFailure("records and chains are parsed by parse(_:in:)")
         case .image, .dataFile, .graphic:
             guard case .scalar(let s) = raw, !s.trimmed.isEmpty else { throw fail(raw) }
             return .file(s.trimmed)
@@ -124,6 +129,16 @@ extension ParameterDescriptor {
                 lengths.append(l)
             }
             guard lengths.count == 4, lengths[2].value >= 0, lengths[3].value >= 0 else { throw fail(raw) }
+            return .lengths(lengths)
+        case .lengths:
+            let items: [RawValue]
+            if case .list(let l) = raw { items = l } else { items = [raw] }
+            var lengths = [Length]()
+            for item in items {
+                guard case .scalar(let s) = item, let l = parseLength(s) else { throw fail(raw) }
+                lengths.append(l)
+            }
+            guard !lengths.isEmpty else { throw fail(raw) }
             return .lengths(lengths)
         case .text:
             guard case .scalar(let s) = raw else { throw fail(raw) }

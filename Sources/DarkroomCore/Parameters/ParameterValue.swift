@@ -59,6 +59,8 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
     /// Records (shapes, gradient stops), each with its fields checked, drawn and defaulted.
     case records([ResolvedParameters])
     case record(ResolvedParameters)
+    /// A sub-chain's steps, resolved and built (a `group`'s chain).
+    case chain([ResolvedFilter])
 
     public var description: String {
         switch self {
@@ -77,6 +79,7 @@ public enum ParameterValue: Hashable, Sendable, CustomStringConvertible {
                 ? "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" : s
         case .records(let items): "[" + items.map(Self.recordText).joined(separator: ", ") + "]"
         case .record(let fields): Self.recordText(fields)
+        case .chain(let steps): "[" + steps.map(Self.stepText).joined(separator: " | ") + "]"
         }
     }
 }
@@ -85,6 +88,11 @@ extension ParameterValue {
     /// `{shape=rect, fill=#ff0000ff}`: the `--chain` form, which reads back as the same record.
     static func recordText(_ fields: ResolvedParameters) -> String {
         "{" + fields.entries.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + "}"
+    }
+
+    /// `sepia intensity=0.8`: one step of a sub-chain in the `--chain` form.
+    static func stepText(_ step: ResolvedFilter) -> String {
+        ([step.name] + step.parameters.entries.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
     }
 }
 

@@ -37,6 +37,30 @@ public enum Argument: Hashable, Sendable {
     case records([[NamedArgument]])
     /// A ``ParameterKind/record(_:)`` value.
     case record([NamedArgument])
+    /// A ``ParameterKind/chain`` value: its steps, each checked like a chain's.
+    case chain([FilterInvocation])
+
+    /// Whether this value, or a field or step inside it, is drawn at random.
+    public var drawsRandom: Bool {
+        switch self {
+        case .random: true
+        case .value: false
+        case .records(let items): items.contains { $0.contains { $0.argument.drawsRandom } }
+        case .record(let fields): fields.contains { $0.argument.drawsRandom }
+        case .chain(let steps): steps.contains { $0.arguments.contains { $0.argument.drawsRandom } }
+        }
+    }
+
+    /// The texts given in this value and inside it (captions, to look for placeholders).
+    public var texts: [String] {
+        switch self {
+        case .value(.text(let s)): [s]
+        case .value, .random: []
+        case .records(let items): items.flatMap { $0.flatMap(\.argument.texts) }
+        case .record(let fields): fields.flatMap(\.argument.texts)
+        case .chain(let steps): steps.flatMap { $0.arguments.flatMap(\.argument.texts) }
+        }
+    }
 }
 
 /// One field of a record argument.

@@ -13,6 +13,11 @@ public struct ResolvedParameters: Sendable, Hashable {
             case .records(let items):
                 for (i, item) in items.enumerated() { names.formUnion(item.randomNames.map { "\(name)[\(i)].\($0)" }) }
             case .record(let fields): names.formUnion(fields.randomNames.map { "\(name).\($0)" })
+            case .chain(let steps):
+                // `chain[1].sepia.intensity`: the path of the value in the report's parameters.
+                for (i, step) in steps.enumerated() {
+                    names.formUnion(step.parameters.randomNames.map { "\(name)[\(i)].\(step.name).\($0)" })
+                }
             default: break
             }
         }
@@ -30,7 +35,9 @@ public struct ResolvedParameters: Sendable, Hashable {
 
     /// Every file the parameters name, for the report.
     public var assets: [AssetIdentity] {
-        images.values.map(\.identity) + data.values.map(\.identity)
+        images.values.map(\.identity) + data.values.map(\.identity) + entries.flatMap { entry -> [AssetIdentity] in
+            if case .chain(let steps) = entry.value { steps.flatMap(\.parameters.assets) } else { [] }
+        }
     }
 
     public init(entries: [(name: String, value: ParameterValue)] = [], randomNames: Set<String> = []) {
@@ -85,6 +92,10 @@ public struct ResolvedParameters: Sendable, Hashable {
     }
     public func text(_ name: String) -> String? {
         if case .text(let v)? = self[name] { return v }
+        return nil
+    }
+    public func chain(_ name: String) -> [ResolvedFilter]? {
+        if case .chain(let v)? = self[name] { return v }
         return nil
     }
     public func numbers(_ name: String) -> [Double]? {

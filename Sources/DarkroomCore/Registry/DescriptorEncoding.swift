@@ -38,6 +38,7 @@ extension ParameterValue: Encodable {
         case .point(let x, let y): try c.encode([x.description, y.description])
         case .records(let items): try c.encode(items.map(RecordJSON.init))
         case .record(let fields): try c.encode(RecordJSON(fields))
+        case .chain(let steps): try c.encode(steps.map(StepJSON.init))
         default: try c.encode(description)
         }
     }
@@ -51,6 +52,17 @@ private struct RecordJSON: Encodable {
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
         for (name, value) in fields.entries { try c.encode(value, forKey: AnyKey(name)) }
+    }
+}
+
+/// A sub-chain's step as a config writes it: `{"sepia": {"intensity": 0.8}}`.
+private struct StepJSON: Encodable {
+    let step: ResolvedFilter
+    init(_ step: ResolvedFilter) { self.step = step }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(RecordJSON(step.parameters), forKey: AnyKey(step.name))
     }
 }
 

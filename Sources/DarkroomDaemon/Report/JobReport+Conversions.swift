@@ -19,11 +19,7 @@ extension JobReport.ChainStep {
     /// The report form of a resolved filter, described by the filter's own descriptor (whatever
     /// registry the chain was read with).
     init(_ filter: ResolvedFilter) {
-        let descriptor = filter.descriptor
-        var parameters = [String: ReportValue]()
-        for (name, value) in filter.parameters.entries {
-            parameters[name] = ReportValue(value, kind: descriptor.parameter(named: name)?.kind)
-        }
+        guard case .object(let parameters) = ReportValue(parametersOf: filter) else { preconditionFailure("parameters are an object") }
         self.init(filter: filter.name, parameters: parameters, random: filter.parameters.randomNames.sorted(),
                   assets: filter.parameters.assets.map { JobReport.Asset(path: $0.path, sha256: $0.sha256) }.sorted { $0.path < $1.path })
     }

@@ -25,7 +25,18 @@ public enum ReportValue: Codable, Sendable, Equatable {
         case .lengths(let v): self = .array(v.map(ReportValue.init))
         case .records(let items): self = .array(items.map { ReportValue(record: $0, kind: kind) })
         case .record(let fields): self = ReportValue(record: fields, kind: kind)
+        // As a config writes a chain: `[{"sepia": {"intensity": 0.8}}]`, so it pastes back.
+        case .chain(let steps): self = .array(steps.map { .object([$0.name: ReportValue(parametersOf: $0)]) })
         }
+    }
+
+    /// A filter's parameters, each in its report form (its descriptor tells angles apart).
+    init(parametersOf filter: ResolvedFilter) {
+        var object = [String: ReportValue]()
+        for (name, value) in filter.parameters.entries {
+            object[name] = ReportValue(value, kind: filter.descriptor.parameter(named: name)?.kind)
+        }
+        self = .object(object)
     }
 
     /// A record's fields, each in its report form (angles in degrees, as for a filter's own).

@@ -1,12 +1,12 @@
 import DarkroomCore
 
 /// Core Image's blend modes and compositing operators as one filter: the image with a layer — a
-/// colour, an image file or SVG fitted to the image — combined by a W3C blend mode or a
+/// colour, an image file or SVG fitted to the image, or a gradient — combined by a W3C blend mode or a
 /// Porter-Duff operator (``BlendMode``), at an opacity, on premultiplied pixels.
 public struct BlendFilter: RegionFilter {
     public static let descriptor = FilterDescriptor(
         name: "blend", displayName: "Blend", categories: ["composite"],
-        description: "Combines the image with a layer (a colour or an image file) by a blend mode or compositing operator.",
+        description: "Combines the image with a layer (a colour, an image file or a gradient) by a blend mode or compositing operator.",
         counterpart: "CI*BlendMode, CI*Compositing / vips composite2",
         parameters: [
             ParameterDescriptor("mode", .choice(BlendMode.names),
@@ -19,11 +19,12 @@ public struct BlendFilter: RegionFilter {
                                 default: .choice(Fit.cover.rawValue)),
             ParameterDescriptor("opacity", .scalar, "The layer's opacity: 1 as it is, 0 not at all (the operator then sees a transparent layer).",
                                 default: .number(1), min: 0, max: 1, slider: 0...1),
-        ])
+        ] + GradientParameters.layer)
 
     enum Source: Sendable {
         case color(RGBA)
         case image(Graphic)
+        case gradient(Gradient)
     }
 
     let mode: BlendMode
@@ -36,13 +37,24 @@ public struct BlendFilter: RegionFilter {
         mode = p.blendMode("mode")
         fit = p.choice("fit", as: Fit.self)
         opacity = p.number("opacity")
-        switch (parameters.color("color"), parameters.has("image")) {
-        case (let color?, false): source = .color(color)
-        case (nil, true):
-            // A colour layer is composited in Swift; an image is fitted (scaled) by cairo.
+        let gradient = parameters.choice("gradient").flatMap(Gradient.Shape.init(rawValue:))
+        switch (parameters.color("color"), parameters.has("image"), gradient) {
+        case (let color?, false, nil): source = .color(color)
+        case (nil, true, nil):
+            // A colour layer is composited in Swift; an image is fitted (scaled) and a gradient
+            // painted by cairo.
             try DrawingLibraries.require(.cairo)
             source = .image(try Graphic(p.graphic("image")))
-        default: throw ParameterError("give the layer as one of color or image")
+        case (nil, false, let shape?):
+            try DrawingLibraries.require(.cairo)
+            if let key = GradientParameters.misplaced(for: shape, in: parameters) {
+                throw ParameterError("belongs to a \(shape == .linear ? "radial" : "linear") gradient, not \(shape.rawValue)", at: [.key(key)])
+            }
+            source = .gradient(try Gradient(shape, p))
+        default: throw ParameterError("give the layer as one of color, image or gradient")
+        }
+        if gradient == nil, let key = (GradientParameters.layer.dropFirst()).map(\.name).first(where: parameters.has) {
+            throw ParameterError("is a gradient layer's key: give gradient: linear or radial with it", at: [.key(key)])
         }
     }
 
@@ -60,6 +72,8 @@ public struct BlendFilter: RegionFilter {
         case .image(let graphic):
             let drawn = fit.place(graphic.naturalSize ?? (Double(input.width), Double(input.height)), in: whole)
             layer = graphic.layer(origin: (drawn.x, drawn.y), size: drawn.size, edge: .transparent, clip: whole, in: input)
+        case .gradient(let gradient):
+            layer = gradient.layer(in: input)
         }
         return KernelPlan(CompositeKernel(size: input, layer: layer, mode: mode, opacity: Float(opacity)))
     }

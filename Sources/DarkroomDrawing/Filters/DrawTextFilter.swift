@@ -24,7 +24,7 @@ public struct DrawTextFilter: RegionFilter {
                                 default: .number(1), min: 0, max: 1, slider: 0...1, identity: .number(0)),
             .blendMode(),
             ParameterDescriptor("stroke", .color, "An outline around the letters in this colour (none unless given)."),
-            ParameterDescriptor("stroke_width", .length, "The outline's width outside the letters, in px.",
+            ParameterDescriptor("stroke_width", .length, "The outline's width outside the letters, in px or % of the font size.",
                                 default: .length(Length(2)), min: 0, max: 1000, slider: 0...10, unit: "px"),
             ParameterDescriptor("background", .color, "A box behind the text in this colour (none unless given)."),
             ParameterDescriptor("padding", .length, "Room between the text and the edges of its box, in px or % of the font size.",
@@ -43,7 +43,7 @@ public struct DrawTextFilter: RegionFilter {
     let opacity: Double
     let blend: BlendMode
     let stroke: RGBA?
-    let strokeWidth: Double
+    let strokeWidth: Length
     let background: RGBA?
     let padding: Length
     let align: Int32
@@ -66,7 +66,7 @@ public struct DrawTextFilter: RegionFilter {
         opacity = p.number("opacity")
         blend = p.blendMode()
         stroke = parameters.color("stroke")
-        strokeWidth = p.length("stroke_width").value
+        strokeWidth = p.length("stroke_width")
         background = parameters.color("background")
         padding = p.length("padding")
         align = ["left": Int32(DR_ALIGN_LEFT), "center": Int32(DR_ALIGN_CENTER), "right": Int32(DR_ALIGN_RIGHT)][p.choice("align")]!
@@ -94,6 +94,7 @@ public struct DrawTextFilter: RegionFilter {
     /// text, a size of 0) or it would be larger than ``Graphic/largestDrawn``.
     private func render(_ box: TextBox) -> RenderedImage? {
         guard box.size >= 0.5 else { return nil }
+        func ofSize(_ l: Length) -> Double { l.isPercent ? l.value / 100 * box.size : l.value }
         func rgba(_ c: RGBA?) -> (Double, Double, Double, Double) { c.map { ($0.r, $0.g, $0.b, $0.a) } ?? (0, 0, 0, 0) }
         return text.withCString { textPointer in
             font.withCString { fontPointer in
@@ -105,9 +106,9 @@ public struct DrawTextFilter: RegionFilter {
                 spec.align = align
                 spec.color = rgba(color)
                 spec.stroke = rgba(stroke)
-                spec.stroke_width = stroke == nil ? 0 : strokeWidth
+                spec.stroke_width = stroke == nil ? 0 : ofSize(strokeWidth)
                 spec.background = rgba(background)
-                spec.padding = padding.isPercent ? padding.value / 100 * box.size : padding.value
+                spec.padding = ofSize(padding)
                 var (w, h) = (Int32(0), Int32(0))
                 var message = [CChar](repeating: 0, count: 256)
                 guard dr_text_measure(&spec, &w, &h, &message, message.count) == 0, Int(w) * Int(h) <= Graphic.largestDrawn else { return nil }

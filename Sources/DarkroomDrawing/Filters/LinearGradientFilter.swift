@@ -8,28 +8,16 @@ public struct LinearGradientFilter: RegionFilter {
         name: "linear_gradient", displayName: "Linear Gradient", categories: ["composite"],
         description: "Draws a linear gradient (stops along a line from start to end) over the image.",
         counterpart: "CGContextDrawLinearGradient, CILinearGradient",
-        parameters: [
-            ParameterDescriptor("start", .point, "Where offset 0 lies, in px or % of the image's size.",
-                                default: .point(Length(50, percent: true), Length(0)), unit: "px"),
-            ParameterDescriptor("end", .point, "Where offset 1 lies.", default: .point(Length(50, percent: true), Length(100, percent: true)), unit: "px"),
-        ] + GradientParameters.shared)
+        parameters: GradientParameters.linear + GradientParameters.shared)
 
-    let start: (Length, Length), end: (Length, Length)
     let style: GradientStyle
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
         try DrawingLibraries.require(.cairo)
-        let p = Self.described(parameters)
-        (start, end) = (p.point("start"), p.point("end"))
-        style = try GradientStyle(p)
+        style = try GradientStyle(.linear, Self.described(parameters))
     }
 
     public var isIdentity: Bool { style.isIdentity }
     public func outputSize(for input: Size) -> Size { input }
-
-    public func plan(for input: Size) -> KernelPlan {
-        let a = (start.0.pixels(of: input.width), start.1.pixels(of: input.height))
-        let b = (end.0.pixels(of: input.width), end.1.pixels(of: input.height))
-        return style.plan(.linear(start: a, end: b), input)
-    }
+    public func plan(for input: Size) -> KernelPlan { style.plan(input) }
 }

@@ -12,12 +12,12 @@ public struct LengthPoint: Sendable, Hashable {
 /// The outline of a shape, with lengths that may be % of the image: resolved into a ``Path``
 /// once the image's size is known.
 public enum ShapeGeometry: Sendable, Hashable {
-    /// `radii` (top-left, top-right, bottom-right, bottom-left, px) round the corners.
-    case rect(x: Length, y: Length, width: Length, height: Length, radii: [Double])
+    /// `radii` (top-left, top-right, bottom-right, bottom-left; % of the shorter side) round the corners.
+    case rect(x: Length, y: Length, width: Length, height: Length, radii: [Length])
     case ellipse(center: LengthPoint, radii: LengthPoint)
-    /// Flat [x1, y1, x2, y2, …] in px, closed or open.
-    case polygon([Double])
-    case polyline([Double])
+    /// Flat [x1, y1, x2, y2, …] (x in % of the width, y of the height), closed or open.
+    case polygon([Length])
+    case polyline([Length])
     case line(from: LengthPoint, to: LengthPoint)
     /// Angles in radians, clockwise on screen (y down).
     case arc(center: LengthPoint, radius: Length, start: Double, end: Double)
@@ -28,13 +28,14 @@ public enum ShapeGeometry: Sendable, Hashable {
         case .rect(let x, let y, let w, let h, let radii):
             let (px, py) = (x.pixels(of: size.width), y.pixels(of: size.height))
             let (pw, ph) = (w.pixels(of: size.width), h.pixels(of: size.height))
-            return radii.allSatisfy { $0 == 0 } ? .rect(x: px, y: py, width: pw, height: ph)
-                : .roundedRect(x: px, y: py, width: pw, height: ph, radii: radii)
+            let r = radii.map { $0.pixels(of: size.shorterSide) }
+            return r.allSatisfy { $0 == 0 } ? .rect(x: px, y: py, width: pw, height: ph)
+                : .roundedRect(x: px, y: py, width: pw, height: ph, radii: r)
         case .ellipse(let center, let radii):
             let (cx, cy) = center.resolved(in: size), (rx, ry) = radii.resolved(in: size)
             return .ellipse(cx: cx, cy: cy, rx: rx, ry: ry)
         case .polygon(let v), .polyline(let v):
-            let points = stride(from: 0, to: v.count - 1, by: 2).map { (v[$0], v[$0 + 1]) }
+            let points = stride(from: 0, to: v.count - 1, by: 2).map { (v[$0].pixels(of: size.width), v[$0 + 1].pixels(of: size.height)) }
             if case .polygon = self { return .polyline(points, closed: true) }
             return .polyline(points, closed: false)
         case .line(let a, let b):
@@ -42,9 +43,14 @@ public enum ShapeGeometry: Sendable, Hashable {
             return Path([.move(x0, y0), .line(x1, y1)])
         case .arc(let center, let radius, let start, let end):
             let (cx, cy) = center.resolved(in: size)
-            return .arc(cx: cx, cy: cy, radius: radius.pixels(of: min(size.width, size.height)), start: start, end: end)
+            return .arc(cx: cx, cy: cy, radius: radius.pixels(of: size.shorterSide), start: start, end: end)
         case .path(let p):
             return p
         }
     }
+}
+
+extension Size {
+    /// What a length along no axis (a radius, a line width, a dash) is a percentage of.
+    var shorterSide: Int { min(width, height) }
 }

@@ -6,7 +6,11 @@ public struct DrawnShape: Sendable {
     public var geometry: ShapeGeometry
     public var fill: RGBA?
     public var stroke: RGBA?
+    /// Join, miter limit and cap; the width and dash come from ``lineWidth`` and ``dash``.
     public var style: StrokeStyle
+    /// px, or % of the image's (a pattern cell's) shorter side.
+    public var lineWidth: Length
+    public var dash: [Length]
     public var fillRule: FillRule
     public var opacity: Double
     public var blend: BlendMode
@@ -28,9 +32,12 @@ struct PlacedShape: Sendable {
     init(_ shape: DrawnShape, in size: Size) {
         path = shape.geometry.path(in: size)
         func color(_ c: RGBA?) -> Pixel? { c.map { $0.pixel * Float(shape.opacity) } }
+        var style = shape.style
+        style.width = shape.lineWidth.pixels(of: size.shorterSide)
+        style.dash = shape.dash.map { $0.pixels(of: size.shorterSide) }
+        self.style = style
         fill = color(shape.fill)
-        stroke = shape.style.width > 0 ? color(shape.stroke) : nil
-        style = shape.style
+        stroke = style.width > 0 ? color(shape.stroke) : nil
         rule = shape.fillRule
         blend = shape.blend
         fillBox = fill == nil ? nil : path.extents()

@@ -52,11 +52,19 @@ final class KernelContractTests: XCTestCase {
         "draw_text": ["text=Hello size=12 at=[2,3]", "text=\"Ag {stem}\" size=30% gravity=center stroke=black stroke_width=2 color=#ffcc00",
                       "text=\"a long line that wraps\" max_width=50% background=#00000080 padding=3 align=center blend=difference",
                       "text=x size=9 gravity=south_west margin=1 opacity=random blend=destination_out"],
+        "group": ["opacity=0.5 chain=[draw shapes=[{shape=ellipse, fill=random}, {shape=rect, x=10%, y=5, width=60%, height=40%, fill=#00ff00c0}]]",
+                  "source=image opacity=0.7 blend=multiply chain=[sepia | gaussian_blur radius=2 | invert]",
+                  "shadow={offset=[3,-2], blur=2, color=#0000ff80} chain=[overlay_image image=stamp.png at=[3,4] | box_blur radius=1]",
+                  "source=image shadow={offset=[-10%,20%], blur=0} chain=[clip shape=ellipse feather=2 | flip direction=vertical]",
+                  "blend=source_in chain=[group opacity=0.5 shadow={} chain=[draw shapes=[{shape=line, points=[0,0,40,30]}]] | convolve kernel=[0,1,0,1,1,1,0,1,0] scale=5]",
+                  "source=image chain=[transform rotate=30deg | sepia]",
+                  // Built where the test filter that reads the chain's source is registered (conformance).
+                  "source=image opacity=0.6 chain=[invert | mix_source amount=0.3 | gaussian_blur radius=1]"],
     ]
 
     /// Parameters held small in the all-random sample: a shadow blurred by sigma 100 grows a
     /// 40-pixel test image to 780², which the debug build takes minutes over.
-    static let fixed: [String: String] = ["drop_shadow": "blur=4"]
+    static let fixed: [String: String] = ["drop_shadow": "blur=4", "group": "chain=[sepia]"]
 
     /// Chain texts for `descriptor`: each required sample, and one with every slider drawn.
     static func samples(for descriptor: FilterDescriptor) -> [String] {

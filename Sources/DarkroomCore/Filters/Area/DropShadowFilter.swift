@@ -62,13 +62,12 @@ public struct DropShadowFilter: RegionFilter {
     /// halo, so the blur near the canvas edge reads the real surroundings rather than extended
     /// edges), blurred across and down, then the image composited over it.
     public func plan(for input: Size) -> KernelPlan {
-        let l = layout(for: input), h = blur.halo
-        let layer = ShadowLayer(inputSize: input, outputSize: Size(width: l.size.width + 2 * h, height: l.size.height + 2 * h),
-                                origin: (h + l.shadow.x, h + l.shadow.y), tint: color.pixel)
-        let composite = ShadowComposite(inputSize: input, shadowSize: layer.outputSize, outputSize: l.size,
-                                        image: l.image, halo: h, growsCanvas: growsCanvas)
-        return KernelPlan([.init(layer, label: "shadow")]
-            + blur.steps(for: layer.outputSize, from: .step(0), first: 1)
+        let l = layout(for: input)
+        let shadow = CastShadow(offset: (l.shadow.x - l.image.x, l.shadow.y - l.image.y), color: color, blur: blur.kernel.sigma)
+        let composite = ShadowComposite(inputSize: input,
+                                        shadowSize: Size(width: l.size.width + 2 * shadow.halo, height: l.size.height + 2 * shadow.halo),
+                                        outputSize: l.size, image: l.image, halo: shadow.halo, growsCanvas: growsCanvas)
+        return KernelPlan(shadow.steps(casting: .input, size: input, canvas: l.size, at: l.image, first: 0)
             + [.init(composite, sources: [.input, .step(2)], label: "composite")])
     }
 }

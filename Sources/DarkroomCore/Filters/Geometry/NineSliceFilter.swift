@@ -3,7 +3,8 @@
 /// bottom edges across only, the left and right edges down only, and the centre both ways
 /// (`center: tile` repeats the centre, and the edges along their length, instead).
 ///
-/// `insets: [top, left, bottom, right]` are pixels of the source. When the output is smaller
+/// `insets: [top, left, bottom, right]` are pixels of the source, or % of its height (top,
+/// bottom) and width (left, right). When the output is smaller
 /// than two opposite insets the caps shrink in proportion (CSS `border-image` does the same),
 /// and insets larger than the image are cut to it in proportion.
 public struct NineSliceFilter: RegionFilter {
@@ -13,7 +14,7 @@ public struct NineSliceFilter: RegionFilter {
         name: "nine_slice", displayName: "Nine-Slice Resize", categories: ["geometry"],
         description: """
             Resizes to width × height keeping the corners (insets [top, left, bottom, right], \
-            px of the source) exact, stretching the edges one way and the centre both; \
+            px or % of the source) exact, stretching the edges one way and the centre both; \
             center: tile repeats the centre and the edges instead of stretching them.
             """,
         counterpart: "resizableImageWithCapInsets",
@@ -22,13 +23,13 @@ public struct NineSliceFilter: RegionFilter {
                                 min: 1, max: 100_000, slider: 1...400, identity: .length(Length(100, percent: true)), unit: "px"),
             ParameterDescriptor("height", .length, "Output height (px or % of the height).", default: .length(Length(100, percent: true)),
                                 min: 1, max: 100_000, slider: 1...400, identity: .length(Length(100, percent: true)), unit: "px"),
-            ParameterDescriptor("insets", .numbers, "[top, left, bottom, right] in px of the source; one number for all four.",
-                                default: .numbers([8, 8, 8, 8])),
+            ParameterDescriptor("insets", .lengths, "[top, left, bottom, right] in px or % of the source; one length for all four.",
+                                default: .lengths([Length(8), Length(8), Length(8), Length(8)])),
             ParameterDescriptor("center", .choice(Center.allCases.map(\.rawValue)), "stretch or tile.", default: .choice("stretch")),
         ])
 
     public var width, height: Length
-    public var insets: (top: Double, left: Double, bottom: Double, right: Double)
+    public var insets: (top: Length, left: Length, bottom: Length, right: Length)
     public var center: Center
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
@@ -36,12 +37,12 @@ public struct NineSliceFilter: RegionFilter {
         width = p.length("width")
         height = p.length("height")
         center = p.choice("center", as: Center.self)
-        guard case .numbers(let v) = p["insets"] else { preconditionFailure("insets are numbers") }
+        let v = p.lengths("insets")
         guard v.count == 1 || v.count == 4 else {
-            throw ParameterError("insets: give [top, left, bottom, right] or one number, got \(v.count) numbers")
+            throw ParameterError("insets: give [top, left, bottom, right] or one length, got \(v.count) lengths")
         }
-        if let bad = v.first(where: { !($0 >= 0 && $0 <= 100_000) }) {
-            throw ParameterError("insets must be from 0 to 100000 px, got \(formatNumber(bad))")
+        if let bad = v.first(where: { !($0.value >= 0 && $0.value <= ($0.isPercent ? 100 : 100_000)) }) {
+            throw ParameterError("insets must be from 0 to 100000 px or 0 to 100%, got \(bad)")
         }
         insets = v.count == 1 ? (v[0], v[0], v[0], v[0]) : (v[0], v[1], v[2], v[3])
         for (name, l) in [("width", width), ("height", height)] where l.isPercent && !(l.value > 0) {
@@ -60,8 +61,8 @@ public struct NineSliceFilter: RegionFilter {
         let out = outputSize(for: input)
         return KernelPlan(NineSliceKernel(
             inputSize: input, outputSize: out,
-            across: SliceAxis(source: input.width, output: out.width, caps: (insets.left, insets.right), tiles: center == .tile),
-            down: SliceAxis(source: input.height, output: out.height, caps: (insets.top, insets.bottom), tiles: center == .tile)))
+            across: SliceAxis(source: input.width, output: out.width, caps: (insets.left.pixels(of: input.width), insets.right.pixels(of: input.width)), tiles: center == .tile),
+            down: SliceAxis(source: input.height, output: out.height, caps: (insets.top.pixels(of: input.height), insets.bottom.pixels(of: input.height)), tiles: center == .tile)))
     }
 }
 
