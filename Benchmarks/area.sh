@@ -14,13 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
-work=${BENCH_DIR:-/tmp/darkroom-bench}
-darkroom=$PWD/.build/release/darkroom
+source Benchmarks/bench_lib.sh  # $work, $darkroom, $im; bench, big_jpeg
 big=$work/input-5000.jpg
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
 [[ -f $big ]] || { echo "$big is missing: run Benchmarks/run.sh first (make bench does)" >&2; exit 1; }
-im=$(command -v convert-im6.q16 || command -v convert)
-source Benchmarks/bench_lib.sh
 
 process() { echo "$darkroom process --chain '$1' --quality 90 $big -o $work/$2"; }
 

@@ -1,4 +1,12 @@
-# Shared by the benchmark scripts (sourced; needs $RUNS and $work).
+# Shared by the benchmark scripts (sourced from the repository's root, after RUNS is set).
+# Sets $work (BENCH_DIR, default /tmp/darkroom-bench), $darkroom (the release build, or DARKROOM)
+# and $im (ImageMagick 6 by its own name: a `convert` earlier on the PATH may be something else).
+work=${BENCH_DIR:-/tmp/darkroom-bench}
+mkdir -p "$work"
+darkroom=${DARKROOM:-$PWD/.build/release/darkroom}
+[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
+im=$(command -v convert-im6.q16 || command -v convert)
+
 # bench TITLE NAME=COMMAND… : runs every command RUNS times in turn (A B C A B C …, so a machine
 # whose speed drifts slows them alike), prints the median wall time and peak memory (max RSS) of
 # each and darkroom's ratios against it. A command's output file may be named in SIZE_OF_<name>

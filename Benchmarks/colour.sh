@@ -11,13 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
-work=${BENCH_DIR:-/tmp/darkroom-bench}
-mkdir -p "$work"
-darkroom=$PWD/.build/release/darkroom
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
-im=$(command -v convert-im6.q16 || command -v convert)
+source Benchmarks/bench_lib.sh  # $work, $darkroom, $im; bench, big_jpeg
 
-source Benchmarks/bench_lib.sh
 big=$work/input-5000.jpg
 big_jpeg "$big"
 

@@ -8,19 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
-work=${BENCH_DIR:-/tmp/darkroom-bench}
-mkdir -p "$work"
-darkroom=$PWD/.build/release/darkroom
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
-im=$(command -v convert-im6.q16 || command -v convert)
+source Benchmarks/bench_lib.sh  # $work, $darkroom, $im; bench, big_jpeg
 
 big=$work/input-5000.jpg
-if [[ ! -f $big ]]; then
-  echo "generating $big (5000×5000 JPEG, q90)…" >&2
-  "$im" -seed 42 -size 1250x1250 plasma:fractal -resize 5000x5000 \
-    \( -size 5000x5000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
-    -quality 90 "$big"
-fi
+big_jpeg "$big"
 logo=$work/logo-500.png
 if [[ ! -f $logo ]]; then
   # An antialiased disc and a bar on transparency: a logo's soft edges.
@@ -32,7 +23,6 @@ gcc -O2 -o "$work/vips_compose" Benchmarks/vips_compose.c $(pkg-config --cflags 
 caption='darkroom © 2026 watermark test'
 chain="overlay_image image=$logo gravity=south_east margin=20 opacity=0.5 | draw_text text=\"$caption\" size=120 color=black gravity=south_west margin=40"
 
-source Benchmarks/bench_lib.sh
 bench "watermark: 5000×5000 JPEG + 500×500 PNG logo at opacity 0.5 + caption, Q90" \
   "darkroom=$darkroom process --chain '$chain' --quality 90 $big -o $work/compose-darkroom.jpg" \
   "libvips=$work/vips_compose $big $logo '$caption' 120 $work/compose-vips.jpg" \

@@ -11,12 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
-work=${BENCH_DIR:-/tmp/darkroom-bench}
-mkdir -p "$work"
-darkroom=$PWD/.build/release/darkroom
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
-im=$(command -v convert-im6.q16 || command -v convert)
-source Benchmarks/bench_lib.sh
+source Benchmarks/bench_lib.sh  # $work, $darkroom, $im; bench, big_jpeg
 
 # Photo-like inputs: fractal plasma plus grain, as run.sh makes them.
 photo() { # WIDTH HEIGHT SEED OUT
@@ -24,7 +19,7 @@ photo() { # WIDTH HEIGHT SEED OUT
     \( -size "$1x$2" xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite "$4"
 }
 big=$work/input-5000.jpg
-[[ -f $big ]] || { echo "generating $big…" >&2; photo 5000 5000 42 "$work/big.png"; "$im" "$work/big.png" -quality 90 "$big"; }
+big_jpeg "$big"
 heic=$work/input-12mp.heic
 if [[ ! -f $heic ]]; then
   echo "generating $heic (4032×3024, heif-enc Q80)…" >&2

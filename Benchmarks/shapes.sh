@@ -11,20 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
-work=${BENCH_DIR:-/tmp/darkroom-bench}
-mkdir -p "$work"
-darkroom=$PWD/.build/release/darkroom
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
-im=$(command -v convert-im6.q16 || command -v convert)
-source Benchmarks/bench_lib.sh
+source Benchmarks/bench_lib.sh  # $work, $darkroom, $im; bench, big_jpeg
 
 big=$work/input-5000.jpg
-if [[ ! -f $big ]]; then
-  echo "generating $big (as run.sh does)…" >&2
-  "$im" -seed 42 -size 1000x1000 plasma:fractal -resize '5000x5000!' \
-    \( -size 5000x5000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite "$work/big.png"
-  "$im" "$work/big.png" -quality 90 "$big"
-fi
+big_jpeg "$big"
 Benchmarks/shapes.py 5000 5000 "$work"
 gcc -O2 -o "$work/cairo_shapes" Benchmarks/cairo_shapes.c $(pkg-config --cflags --libs cairo) -ljpeg -lm
 

@@ -8,6 +8,16 @@
  * nclx colour description with wide-gamut primaries (Display P3, BT.2020) and an sRGB or
  * BT.709 tone curve is turned into an equivalent ICC profile with Little CMS and converted the
  * same way. libheif returns errors as values; nothing longjmps or prints.
+ *
+ * The job's deadline: libheif 1.15 has no way to stop a decode, but it reads each coded item
+ * (a grid tile's HEVC/AV1 data, or the whole picture's) through the reader it was given, just
+ * before decoding it, first asking the reader whether that much of the file is there. Once the
+ * deadline has passed, darkroom's reader answers "not yet" (the timeout of a file still being
+ * downloaded, which libheif turns into an ordinary error; refusing the read itself would trip
+ * an assertion in libheif), so a grid image (every phone HEIC: 512×512 tiles) stops before its
+ * next tile, and the job reports the timeout. What one decoder call does is not bounded: a
+ * single tile, or a picture that is not a grid (its size bounded by max_pixels), and the colour
+ * conversion libheif makes of the assembled image.
  */
 #include "internal.h"
 
@@ -155,13 +165,64 @@ static void collect_metadata(const struct heif_image_handle *handle, dr_info *in
     }
 }
 
-/* Opens the file and its primary image and describes it; the caller frees both. */
-static dr_status open_primary(const unsigned char *bytes, size_t length, dr_info *info, struct heif_context **context,
+/* The file in memory as libheif's reader reads it, holding item data back once `deadline_ns`
+ * has passed. */
+typedef struct {
+    const unsigned char *bytes;
+    size_t length, position;
+    uint64_t deadline_ns; /* 0: none */
+    int expired;          /* a read was refused for the deadline */
+} heif_input;
+
+static int64_t input_position(void *user) { return (int64_t)((heif_input *)user)->position; }
+
+static int input_read(void *into, size_t size, void *user) {
+    heif_input *in = user;
+    if (size > in->length - in->position) return -1;
+    memcpy(into, in->bytes + in->position, size);
+    in->position += size;
+    return 0;
+}
+
+static int input_seek(int64_t position, void *user) {
+    heif_input *in = user;
+    if (position < 0 || (uint64_t)position > in->length) return -1;
+    in->position = (size_t)position;
+    return 0;
+}
+
+/* libheif asks this before every read of an item's data (iloc extents, idat) and turns
+ * "timeout" into an ordinary error; a read that fails after "size reached" would instead trip one
+ * of its assertions, so the deadline is enforced here and never in input_read. libheif calls
+ * this under its own mutex, also when tiles decode in parallel. */
+static enum heif_reader_grow_status input_wait(int64_t size, void *user) {
+    heif_input *in = user;
+    if (size < 0 || (uint64_t)size > in->length) return heif_reader_grow_status_size_beyond_eof;
+    if (in->deadline_ns != 0 && dr_monotonic_ns() > in->deadline_ns) {
+        in->expired = 1;
+        return heif_reader_grow_status_timeout;
+    }
+    return heif_reader_grow_status_size_reached;
+}
+
+static const struct heif_reader input_reader = {
+    .reader_api_version = 1,
+    .get_position = input_position,
+    .read = input_read,
+    .seek = input_seek,
+    .wait_for_file_size = input_wait,
+};
+
+/* Opens the file (read in place through `input`, which must outlive the context) and its primary
+ * image and describes it; the caller frees both. */
+static dr_status open_primary(heif_input *input, dr_info *info, struct heif_context **context,
                               struct heif_image_handle **handle, char *message, size_t capacity) {
+    const unsigned char *bytes = input->bytes;
+    size_t length = input->length;
     *context = heif_context_alloc();
     *handle = NULL;
     if (*context == NULL) return DR_OUT_OF_MEMORY;
-    struct heif_error error = heif_context_read_from_memory(*context, bytes, length, NULL);
+    struct heif_error error = heif_context_read_from_reader(*context, &input_reader, input, NULL);
     if (error.code != heif_error_Ok) return heif_failure(error, message, capacity);
     error = heif_context_get_primary_image_handle(*context, handle);
     if (error.code != heif_error_Ok) return heif_failure(error, message, capacity);
@@ -192,7 +253,8 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
                             char *message, size_t capacity) {
     struct heif_context *context;
     struct heif_image_handle *handle;
-    dr_status status = open_primary(bytes, length, info, &context, &handle, message, capacity);
+    heif_input input = {.bytes = bytes, .length = length};
+    dr_status status = open_primary(&input, info, &context, &handle, message, capacity);
     if (handle != NULL) heif_image_handle_release(handle);
     heif_context_free(context);
     return status;
@@ -208,6 +270,7 @@ typedef struct {
     int bits;        /* per sample of the decoded plane: 8, 10 or 12 */
     int premultiplied;
     int next_row, crop_x, crop_y;
+    uint64_t deadline_ns;
 } heif_reader;
 
 static void heif_reader_close(dr_reader *base) {
@@ -220,6 +283,10 @@ static void heif_reader_close(dr_reader *base) {
 static dr_status heif_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
                                 char *message, size_t capacity) {
     heif_reader *r = (heif_reader *)base;
+    if (r->deadline_ns != 0 && dr_monotonic_ns() > r->deadline_ns) {
+        dr_set_message(message, capacity, "decoding ran past the time limit");
+        return DR_CANCELLED;
+    }
     if (r->next_row + count > r->base.height) {
         dr_set_message(message, capacity, "HEIF: more rows asked for than the image has");
         return DR_CORRUPT;
@@ -250,7 +317,9 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
                               dr_info *info, dr_reader **out, char *message, size_t capacity) {
     struct heif_context *context;
     struct heif_image_handle *handle;
-    dr_status status = open_primary(bytes, length, info, &context, &handle, message, capacity);
+    heif_input input = {.bytes = bytes, .length = length};
+    dr_status status = open_primary(&input, info, &context, &handle, message, capacity);
+    input.deadline_ns = options->deadline_ns; /* from here on, reads fetch coded image data */
     if (status == DR_OK && !dr_fits(info, options->max_pixels))
         status = dr_too_large(info, options->max_pixels, message, capacity);
     heif_reader *r = status == DR_OK ? calloc(1, sizeof *r) : NULL;
@@ -263,7 +332,10 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
         if (decoding != NULL) decoding->convert_hdr_to_8bit = 0;
         struct heif_error error = heif_decode_image(handle, &r->image, heif_colorspace_RGB, chroma, decoding);
         heif_decoding_options_free(decoding);
-        if (error.code != heif_error_Ok) {
+        if (error.code != heif_error_Ok && input.expired) {
+            dr_set_message(message, capacity, "decoding ran past the time limit (HEIF: stopped before its next coded item)");
+            status = DR_CANCELLED;
+        } else if (error.code != heif_error_Ok) {
             status = heif_failure(error, message, capacity);
         } else {
             r->plane = heif_image_get_plane_readonly(r->image, heif_channel_interleaved, &r->stride);
@@ -286,6 +358,7 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
     r->base.read_rows = heif_read_rows;
     r->base.close = heif_reader_close;
     r->base.bytes = bytes;
+    r->deadline_ns = options->deadline_ns;
     dr_reader_window(&r->base, options, info, &r->crop_x, &r->crop_y);
     r->base.channels = info->has_alpha ? 4 : 3;
     r->base.bytes_per_sample = r->bits > 8 ? 2 : 1;

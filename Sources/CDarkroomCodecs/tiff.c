@@ -101,6 +101,16 @@ static dr_status describe(TIFF *tif, dr_tiff_io *io, dr_info *info, tiff_layout 
         if (info->metadata->iptc == NULL && TIFFGetField(tif, TIFFTAG_PHOTOSHOP, &count, &resources) && resources != NULL)
             dr_find_iptc_resource(resources, count, info->metadata);
     }
+    if (info->metadata != NULL || info->exif != NULL) {
+        /* IFD0's picture tags and the EXIF/GPS IFDs, as the EXIF block of a JPEG carries them. */
+        unsigned char *exif = NULL;
+        size_t exif_length = 0;
+        if (dr_tiff_exif_collect(io, &exif, &exif_length)) {
+            dr_info_store_exif(info, exif, exif_length);
+            if (info->metadata != NULL) dr_metadata_keep(&info->metadata->exif, &info->metadata->exif_length, exif, exif_length);
+            free(exif);
+        }
+    }
     tdir_t pages = TIFFNumberOfDirectories(tif);
     info->pages = pages < 1 ? 1 : (int)pages;
     return DR_OK;

@@ -204,6 +204,14 @@ TIFF *dr_tiff_open(dr_tiff_io *io, const char *mode) {
     return tif;
 }
 
+int dr_tiff_write_at(dr_tiff_io *io, uint64_t offset, const void *data, size_t n) {
+    size_t position = io->position;
+    io->position = (size_t)offset;
+    tmsize_t written = write_proc((thandle_t)io, (void *)(uintptr_t)data, (tmsize_t)n);
+    io->position = position;
+    return written == (tmsize_t)n;
+}
+
 void dr_tiff_rearm(dr_tiff_io *io, char *message, size_t capacity) {
     io->message = message;
     io->capacity = capacity;

@@ -42,4 +42,18 @@ TIFF *dr_tiff_open(dr_tiff_io *io, const char *mode);
 /* Points later errors at this call's message buffer. */
 void dr_tiff_rearm(dr_tiff_io *io, char *message, size_t capacity);
 
+/* Writes `n` bytes at `offset` of the file being written (beside libtiff, which appends its
+ * strips and directory at the end); 0 when they could not be written. */
+int dr_tiff_write_at(dr_tiff_io *io, uint64_t offset, const void *data, size_t n);
+
+/* The EXIF of the TIFF read through `io` (tiff_exif.c): its picture's IFD0 tags and EXIF, GPS
+ * and interoperability IFDs as an EXIF block (a TIFF stream, malloc'd into *out); 0 when the
+ * file holds none. */
+int dr_tiff_exif_collect(const dr_tiff_io *io, unsigned char **out, size_t *length);
+
+/* Writes the EXIF block `exif` into the TIFF being written, before its first row: IFD0's text
+ * tags into the directory, the EXIF and GPS IFDs behind the header with EXIFIFD and GPSIFD
+ * pointing at them. An unreadable block is left out. */
+dr_status dr_tiff_exif_store(TIFF *tif, dr_tiff_io *io, const unsigned char *exif, size_t length);
+
 #endif

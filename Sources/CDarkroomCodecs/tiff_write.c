@@ -1,7 +1,8 @@
 /*
  * TIFF output through libtiff: striped files scanline by scanline, tiled ones a row of 256×256
  * tiles at a time, so the writer holds at most one row of tiles. LZW and deflate use the
- * horizontal predictor, as libvips does; alpha is unassociated.
+ * horizontal predictor, as libvips does; alpha is unassociated. EXIF goes in as EXIF and GPS
+ * IFDs (tiff_exif.c), XMP, IPTC and the ICC profile as their tags.
  */
 #include "tiff_io.h"
 
@@ -165,6 +166,10 @@ dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options
     TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)(options->orientation >= 1 && options->orientation <= 8 ? options->orientation : 1));
     TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
+    /* TIFF 6 requires a resolution: 72 dpi, as libvips writes, unless the EXIF block says otherwise. */
+    TIFFSetField(t, TIFFTAG_XRESOLUTION, 72.0f);
+    TIFFSetField(t, TIFFTAG_YRESOLUTION, 72.0f);
+    TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, RESUNIT_INCH);
     if (alpha) {
         uint16_t extra = EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &extra);
@@ -197,6 +202,11 @@ dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options
     if (metadata != NULL) {
         if (metadata->xmp != NULL && metadata->xmp_length > 0) TIFFSetField(t, TIFFTAG_XMLPACKET, (uint32_t)metadata->xmp_length, metadata->xmp);
         if (metadata->iptc != NULL && metadata->iptc_length > 0) TIFFSetField(t, TIFFTAG_RICHTIFFIPTC, (uint32_t)metadata->iptc_length, metadata->iptc);
+        if (metadata->exif != NULL && metadata->exif_length > 0 && w->io.status == DR_OK &&
+            dr_tiff_exif_store(t, &w->io, metadata->exif, metadata->exif_length) != DR_OK && w->io.status == DR_OK) {
+            w->io.status = DR_OUT_OF_MEMORY;
+            dr_set_message(message, capacity, "out of memory writing a TIFF's EXIF");
+        }
     }
     if ((w->tiled ? (w->band == NULL || w->tile == NULL) : w->row == NULL) || w->io.status != DR_OK) {
         dr_status status = w->io.status != DR_OK ? w->io.status : DR_OUT_OF_MEMORY;

@@ -42,9 +42,6 @@ extension ImageMetadata {
         }
         out.xmp = out.xmp.map(XMPEditing.wrapped)
         if format == .jpeg { out.dropBlocksTooLargeForJPEG(&warnings) }
-        // TIFF keeps the EXIF block only for its orientation (the writer's Orientation tag):
-        // its entries would have to be rewritten as TIFF and EXIF directories, not done yet.
-        if format == .tiff, out.exif != nil { warnings.append("EXIF left out: TIFF outputs carry XMP, IPTC and the orientation, not EXIF") }
         if format == .webp || format == .avif, out.iptc != nil {
             out.iptc = nil
             warnings.append("IPTC left out: \(format == .webp ? "WebP" : "AVIF") has no place for it (EXIF and XMP are kept)")

@@ -45,7 +45,7 @@ final class MetadataFuzzTests: XCTestCase {
                 XCTAssertNotNil(again.exif, "variant \(variant): \(warningsAgain)")
             }
             // Whatever is carried, the file is written and decodes.
-            var options = EncodeOptions(format: variant % 3 == 0 ? .png : .jpeg)
+            var options = EncodeOptions(format: [.png, .jpeg, .tiff][variant % 3])
             options.metadata = mutated
             options.metadataPolicy = policy
             let bytes = try ImageCodec.encode(Image(width: 4, height: 4) { _, _ in Pixel(0.5, 0.5, 0.5, 1) }, options: options)
@@ -60,15 +60,26 @@ final class MetadataFuzzTests: XCTestCase {
         let png = try ImageCodec.encode(Image(width: 8, height: 8) { _, _ in Pixel(0.2, 0.4, 0.6, 1) },
                                         options: { var o = EncodeOptions(format: .png); o.metadata = ImageMetadata.read(from: jpeg); return o }())
         XCTAssertNotNil(ImageMetadata.read(from: png).iptc, "the PNG carries all three blocks")
+        // A TIFF keeps EXIF in IFDs of its own (behind the header as darkroom writes it, IFD0 at
+        // the end): the whole small file is mutated.
+        let tiff = try ImageCodec.encode(Image(width: 8, height: 8) { _, _ in Pixel(0.2, 0.4, 0.6, 1) },
+                                         options: { var o = EncodeOptions(format: .tiff); o.metadata = ImageMetadata.read(from: jpeg); return o }())
+        XCTAssertNotNil(ImageMetadata.read(from: tiff).exif, "the TIFF carries EXIF")
         var rng = SeededGenerator(seed: 0x5E6)
-        for (name, original) in [("jpeg", jpeg), ("png", png)] {
+        for (name, original) in [("jpeg", jpeg), ("png", png), ("tiff", tiff)] {
             // Only the metadata lies before the image data: mutate there.
-            let head = Array(original.prefix(min(original.count, 2048)))
+            let head = Array(original.prefix(min(original.count, name == "tiff" ? original.count : 2048)))
             for variant in 0..<300 {
                 var bytes = MutationFuzzTests.mutate(head, using: &rng) + original.dropFirst(head.count)
                 if name == "png" { MutationFuzzTests.fixChunkCRCs(&bytes) }
                 let found = ImageMetadata.read(from: bytes)
-                _ = found.prepared(for: .keep, size: Size(width: 8, height: 8), format: .png, orientationApplied: true)
+                let (out, _) = found.prepared(for: .keep, size: Size(width: 8, height: 8), format: .tiff, orientationApplied: true)
+                if variant % 10 == 0 {  // what was found is written into a TIFF again, and reads back
+                    var options = EncodeOptions(format: .tiff)
+                    options.metadata = out
+                    let again = try ImageCodec.encode(Image(width: 8, height: 8) { _, _ in Pixel(0.5, 0.5, 0.5, 1) }, options: options)
+                    XCTAssertEqual(try ImageCodec.decode(again).image.size, Size(width: 8, height: 8), "\(name) variant \(variant)")
+                }
                 XCTAssertLessThanOrEqual(found.exif?.count ?? 0, bytes.count, "\(name) variant \(variant)")
             }
         }

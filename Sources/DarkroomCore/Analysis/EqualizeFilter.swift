@@ -57,6 +57,7 @@ struct ChannelTables: PointOperation {
 
     var preservesGrey: Bool { tables[0] == tables[1] && tables[1] == tables[2] }
     var preservesOpacity: Bool { true }
+    var isChannelwise: Bool { true }
 
     func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
         let (r, g, b) = (tables[0], tables[1], tables[2])

@@ -1,23 +1,26 @@
 /// What an analysis pass measures on a filter's input, for filters that need a statistic of the
 /// whole image first (auto levels, normalise, trim, smart crop).
 public struct StatisticRequest: Sendable, Hashable {
-    /// Pixels whose straight colour differs from this one by more than ``threshold`` (in any
-    /// channel, alpha included) make up ``ImageStatistics/boundingBox``; nil: no box.
-    public var background: Pixel?
-    public var threshold: Float
+    /// Per row and per column, the least and greatest straight value of each channel, and the
+    /// top-left pixel: what ``ImageStatistics/boundingBox(differingFrom:by:)`` needs to find
+    /// what differs from a background chosen after measuring (trim's corner colour).
+    public var lineExtremes: Bool
+    /// The histograms, extremes and sums of the whole image (and the map, when asked for); off
+    /// for a pass that needs only the line extremes (trim), which then costs less than half.
+    public var distribution: Bool
     /// The size of ``ImageStatistics/map``, a box-filtered low-resolution copy (for saliency or
     /// entropy); nil: no map.
     public var mapSize: Size?
     /// The statistic may be measured on a preview: a reduced decode (a JPEG at 1/8 its size, by
     /// the decoder's DCT scaling) when the loader offers one and nothing but point operations
     /// comes before the filter. Histograms, extremes, means and maps change little; the
-    /// measured ``ImageStatistics/size`` is then the preview's. Never with a ``background``:
+    /// measured ``ImageStatistics/size`` is then the preview's. Never with ``lineExtremes``:
     /// a bounding box must be exact.
     public var preview: Bool
 
-    public init(background: Pixel? = nil, threshold: Float = 0, mapSize: Size? = nil, preview: Bool = false) {
-        self.background = background
-        self.threshold = threshold
+    public init(lineExtremes: Bool = false, distribution: Bool = true, mapSize: Size? = nil, preview: Bool = false) {
+        self.lineExtremes = lineExtremes
+        self.distribution = distribution
         self.mapSize = mapSize
         self.preview = preview
     }
@@ -39,9 +42,12 @@ public struct ImageStatistics: Sendable {
     public var maximum: Pixel
     /// Sums per channel; ``mean`` divides by the pixel count.
     public var sum: SIMD4<Double>
-    /// The smallest rectangle holding every pixel that differs from the request's background;
-    /// empty when none does (or no background was asked for).
-    public var boundingBox: Rect
+    /// With ``StatisticRequest/lineExtremes``: per row of this statistic's strip (from
+    /// ``firstRow``) and per column of the image, the least and greatest value of each channel.
+    var rowLow = [Pixel](), rowHigh = [Pixel](), columnLow = [Pixel](), columnHigh = [Pixel]()
+    var firstRow = 0
+    /// The pixel at (0, 0), straight, once the strip holding it is measured (with line extremes).
+    public var topLeft: Pixel?
     /// Per cell of the request's map: sums of premultiplied pixels and their count.
     var mapSums: [SIMD4<Double>]
     var mapCounts: [Int]
@@ -73,7 +79,10 @@ public struct ImageStatistics: Sendable {
         minimum = Pixel(repeating: .infinity)
         maximum = Pixel(repeating: -.infinity)
         sum = .zero
-        boundingBox = Rect(x: 0, y: 0, width: 0, height: 0)
+        if request.lineExtremes {
+            columnLow = [Pixel](repeating: Pixel(repeating: .infinity), count: size.width)
+            columnHigh = [Pixel](repeating: Pixel(repeating: -.infinity), count: size.width)
+        }
         mapSize = request.mapSize
         mapSums = [SIMD4<Double>](repeating: .zero, count: request.mapSize?.area ?? 0)
         mapCounts = [Int](repeating: 0, count: request.mapSize?.area ?? 0)
@@ -83,7 +92,8 @@ public struct ImageStatistics: Sendable {
     /// first (nested arrays cost a uniqueness check per access) and are added once per strip.
     mutating func measure(_ rows: RegionView, request: StatisticRequest) {
         let r = rows.rect
-        var box: Rect?
+        if request.lineExtremes { measureLines(rows) }
+        guard request.distribution else { return }
         // The map cell of each column, once per strip (a division per pixel otherwise).
         let cellColumns = mapSize.map { m in (0..<r.width).map { min(($0 + r.x) * m.width / size.width, m.width - 1) } } ?? []
         var counts = [Int](repeating: 0, count: 5 * 256)
@@ -102,7 +112,6 @@ public struct ImageStatistics: Sendable {
                     for y in r.y..<r.maxY {
                         let row = rows.pointer(r.x, y)
                         let cellRow = mapSize.map { m in min(y * m.height / size.height, m.height - 1) * m.width } ?? 0
-                        var first = Int.max, last = Int.min
                         for x in 0..<r.width {
                             let premultiplied = row[x], p = premultiplied.unpremultiplied
                             low = Self.lanewiseMin(low, p)
@@ -110,20 +119,12 @@ public struct ImageStatistics: Sendable {
                             total += SIMD4<Double>(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3]))
                             for c in 0..<4 { counts[c * 256 + Self.bin(p[c])] += 1 }
                             counts[4 * 256 + Self.bin(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])] += 1
-                            if let background = request.background, differs(p, background, by: request.threshold) {
-                                first = min(first, x + r.x)
-                                last = max(last, x + r.x)
-                            }
                             if mapSize != nil {
                                 let i = cellRow + cellColumns[x]
                                 mapSums[i] += SIMD4<Double>(Double(premultiplied[0]), Double(premultiplied[1]),
                                                             Double(premultiplied[2]), Double(premultiplied[3]))
                                 mapCounts[i] += 1
                             }
-                        }
-                        if first <= last {
-                            let line = Rect(x: first, y: y, width: last - first + 1, height: 1)
-                            box = box.map { $0.union(line) } ?? line
                         }
                     }
                 }
@@ -132,7 +133,48 @@ public struct ImageStatistics: Sendable {
         (minimum, maximum, sum) = (low, high, total)
         for c in 0..<4 { for b in 0..<256 { histogram[c][b] += counts[c * 256 + b] } }
         for b in 0..<256 { luminanceHistogram[b] += counts[4 * 256 + b] }
-        if let box { boundingBox = boundingBox.isEmpty ? box : boundingBox.union(box) }
+    }
+
+    /// The extremes of each row of `rows` and of each column over them.
+    private mutating func measureLines(_ rows: RegionView) {
+        let r = rows.rect
+        firstRow = r.y
+        // Flat pointers: an array's uniqueness check per access would cost more than the loop.
+        columnLow.withUnsafeMutableBufferPointer { columnLow in
+            columnHigh.withUnsafeMutableBufferPointer { columnHigh in
+                let lows = columnLow.baseAddress! + r.x, highs = columnHigh.baseAddress! + r.x
+                for y in r.y..<r.maxY {
+                    let row = rows.pointer(r.x, y)
+                    var low = Pixel(repeating: .infinity), high = Pixel(repeating: -.infinity)
+                    for x in 0..<r.width {
+                        let p = row[x].unpremultiplied
+                        low = Self.lanewiseMin(low, p)
+                        high = Self.lanewiseMax(high, p)
+                        lows[x] = Self.lanewiseMin(lows[x], p)
+                        highs[x] = Self.lanewiseMax(highs[x], p)
+                    }
+                    rowLow.append(low)
+                    rowHigh.append(high)
+                }
+            }
+        }
+        if r.y == 0, r.x == 0, r.width > 0, r.height > 0 { topLeft = rows.pointer(0, 0).pointee.unpremultiplied }
+    }
+
+    /// The smallest rectangle holding every pixel that differs from `background` by more than
+    /// `threshold` in some channel (alpha included); empty when none does. Exact from the line
+    /// extremes: a row (or column) is all background exactly when, in every channel, its least
+    /// and greatest values lie within `threshold` of the background's.
+    public func boundingBox(differingFrom background: Pixel, by threshold: Float) -> Rect {
+        func differs(_ low: Pixel, _ high: Pixel) -> Bool {
+            (0..<4).contains { c in background[c] - low[c] > threshold || high[c] - background[c] > threshold }
+        }
+        let rows = rowLow.indices.filter { differs(rowLow[$0], rowHigh[$0]) }
+        let columns = columnLow.indices.filter { differs(columnLow[$0], columnHigh[$0]) }
+        guard let top = rows.first, let bottom = rows.last, let left = columns.first, let right = columns.last else {
+            return Rect(x: 0, y: 0, width: 0, height: 0)
+        }
+        return Rect(x: left, y: firstRow + top, width: right - left + 1, height: bottom - top + 1)
     }
 
     /// `self` (the rows above) followed by `next` (the rows below).
@@ -142,7 +184,15 @@ public struct ImageStatistics: Sendable {
         minimum = Self.lanewiseMin(minimum, next.minimum)
         maximum = Self.lanewiseMax(maximum, next.maximum)
         sum += next.sum
-        if !next.boundingBox.isEmpty { boundingBox = boundingBox.isEmpty ? next.boundingBox : boundingBox.union(next.boundingBox) }
+        // Strips arrive in order: the rows below follow these.
+        if rowLow.isEmpty { firstRow = next.firstRow }
+        rowLow += next.rowLow
+        rowHigh += next.rowHigh
+        for x in columnLow.indices {
+            columnLow[x] = Self.lanewiseMin(columnLow[x], next.columnLow[x])
+            columnHigh[x] = Self.lanewiseMax(columnHigh[x], next.columnHigh[x])
+        }
+        topLeft = topLeft ?? next.topLeft
         for i in mapSums.indices {
             mapSums[i] += next.mapSums[i]
             mapCounts[i] += next.mapCounts[i]
@@ -161,8 +211,4 @@ public struct ImageStatistics: Sendable {
     /// The bin of a value: 0…1 in 256 steps, rounded (8-bit input lands exactly on its bin).
     /// (+0.5 and truncation: `rounded()` is a libm call per value.)
     @inline(__always) static func bin(_ v: Float) -> Int { Int(min(max(v, 0), 1) * 255 + 0.5) }
-
-    private func differs(_ p: Pixel, _ q: Pixel, by threshold: Float) -> Bool {
-        abs(p[0] - q[0]) > threshold || abs(p[1] - q[1]) > threshold || abs(p[2] - q[2]) > threshold || abs(p[3] - q[3]) > threshold
-    }
 }

@@ -164,3 +164,50 @@ struct SmartCrop: AnalysisFilter {
         return centred
     }
 }
+
+/// `resize fit=cover gravity=attention|entropy`: measures the image, then resizes keeping the
+/// window the measure picks (as `vips thumbnail --smartcrop`). It may start from a
+/// shrunk-on-load source like the resize itself: the window is kept as a fraction of the
+/// overflow (``ResizeFilter/anchor``), the same at any scale.
+struct SmartResize: AnalysisFilter, SourceShrinkable {
+    static let descriptor = ResizeFilter.descriptor
+    let resize: ResizeFilter
+
+    init(resize: ResizeFilter) { self.resize = resize }
+
+    init(parameters: ResolvedParameters) throws(ParameterError) {
+        resize = try ResizeFilter(parameters: parameters)
+    }
+
+    var statisticRequest: StatisticRequest { StatisticRequest(mapSize: InterestMeasure.mapSize, preview: true) }
+
+    func resolved(with statistics: ImageStatistics) -> any Filter {
+        var kept = resize
+        kept.interest = nil
+        let image = statistics.fullSize
+        guard let measure = resize.interest, image.area > 0 else { return kept }
+        // The part of the image the cover keeps, in the measured image's full-size pixels.
+        let p = resize.target.plan(for: image, fit: .cover, noUpscale: resize.noUpscale)
+        let window = Size(width: min(image.width, max(1, Int((Double(p.outputSize.width) * p.scaleX).rounded()))),
+                          height: min(image.height, max(1, Int((Double(p.outputSize.height) * p.scaleY).rounded()))))
+        let chosen = measure.window(of: window, in: statistics)
+        func fraction(_ origin: Int, _ free: Int) -> Double { free > 0 ? Double(origin) / Double(free) : 0.5 }
+        kept.anchor = (fraction(chosen.x, image.width - window.width), fraction(chosen.y, image.height - window.height))
+        return kept
+    }
+
+    /// The centred cover: the same size, so the same limits and memory.
+    var worstCase: any Filter {
+        var centred = resize
+        centred.interest = nil
+        return centred
+    }
+
+    // An analysis stage first in a chain may start from a shrunk source, as the resize would.
+    func outputSize(for input: Size) -> Size { resize.outputSize(for: input) }
+    func plan(for input: Size) -> KernelPlan { resize.plan(for: input) }
+    func sourceShrinkFactor(for source: Size) -> Int { resize.sourceShrinkFactor(for: source) }
+    func forShrunkSource(original: Size, shrunk: Size) -> SmartResize {
+        SmartResize(resize: resize.forShrunkSource(original: original, shrunk: shrunk))
+    }
+}

@@ -1,36 +1,41 @@
 /// `vips find_trim` followed by the crop: the smallest rectangle holding every pixel that
 /// differs from the background colour by more than `threshold` in some channel is kept, the
-/// border around it cut away. The background is white by default, as vips'. An image that is
-/// all border keeps its top-left pixel (an image cannot be empty). An analysis pass: the output
-/// size follows the content, so the whole input is measured first.
+/// border around it cut away. Without a `background`, the border's colour is the image's
+/// top-left pixel (ImageMagick's `-trim` starts from the corners too; vips 8.14's `find_trim`
+/// assumes white unless told, so give `background: white` for exactly its default). An image
+/// that is all border keeps its top-left pixel (an image cannot be empty). An analysis pass: the
+/// output size follows the content, so the whole input is measured first (per row and per
+/// column extremes, so the background may be chosen after measuring).
 public struct TrimFilter: AnalysisFilter {
     public static let descriptor = FilterDescriptor(
         name: "trim", displayName: "Trim", categories: ["geometry", "analysis"],
-        description: "Crops away a border of the background colour: keeps the smallest rectangle holding every pixel "
-            + "that differs from it by more than threshold (0–1 per channel; vips' 10 on 0–255 is 0.04).",
+        description: "Crops away a border of the background colour (by default the top-left pixel's): keeps the smallest "
+            + "rectangle holding every pixel that differs from it by more than threshold (0–1 per channel; vips' 10 on 0–255 is 0.04).",
         counterpart: "vips find_trim + crop / ImageMagick -trim",
         parameters: [
             ParameterDescriptor("threshold", .scalar, "Largest difference per channel still counted as background (0–1).",
                                 default: .number(10.0 / 255), min: 0, max: 1, slider: 0...0.3),
-            ParameterDescriptor("background", .color, "The border's colour.", default: .color(RGBA(1, 1, 1))),
+            ParameterDescriptor("background", .color, "The border's colour; without it, the top-left pixel's."),
         ])
 
     public let threshold: Double
-    public let background: RGBA
+    /// nil: the top-left pixel's colour.
+    public let background: RGBA?
 
     public init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         threshold = p.number("threshold")
-        background = p.color("background")
+        background = parameters.color("background")
     }
 
     public var statisticRequest: StatisticRequest {
-        StatisticRequest(background: Pixel(Float(background.r), Float(background.g), Float(background.b), Float(background.a)),
-                         threshold: Float(threshold))
+        StatisticRequest(lineExtremes: true, distribution: false)
     }
 
     public func resolved(with statistics: ImageStatistics) -> any Filter {
-        MeasuredCrop(rect: statistics.boundingBox.isEmpty ? Rect(x: 0, y: 0, width: 1, height: 1) : statistics.boundingBox)
+        let colour = background.map { Pixel(Float($0.r), Float($0.g), Float($0.b), Float($0.a)) } ?? statistics.topLeft ?? .zero
+        let box = statistics.boundingBox(differingFrom: colour, by: Float(threshold))
+        return MeasuredCrop(rect: box.isEmpty ? Rect(x: 0, y: 0, width: 1, height: 1) : box)
     }
 
     public var worstCase: any Filter { MeasuredCrop(rect: nil) }

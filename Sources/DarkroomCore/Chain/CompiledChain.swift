@@ -71,7 +71,7 @@ public struct CompiledChain: Sendable {
             guard case .analysis(let name, let filter) = stage else { resolved.append(stage); continue }
             let request = filter.statisticRequest
             let pointsOnly = resolved.allSatisfy { if case .point = $0 { true } else { false } }
-            if request.preview, request.background == nil, pointsOnly, let preview = try makePreview() {
+            if request.preview, !request.lineExtremes, pointsOnly, let preview = try makePreview() {
                 let prefix = Pipeline(chain: CompiledChain(stages: resolved), source: preview.traits, bandHeight: executor.bandHeight)
                 var sink = StatisticsSink(size: prefix.outputSize, request: request)
                 _ = try prefix.run(from: preview.source, into: &sink, executor: executor, deadline: deadline)
@@ -100,16 +100,31 @@ public struct CompiledChain: Sendable {
     }
 
     /// How much a loader may shrink a source of `source` before this chain (1, 2, 4 or 8): its
-    /// first stage decides, when it is ``SourceShrinkable``.
+    /// first stage decides, when it is ``SourceShrinkable`` (a resize, or a smart cover resize
+    /// still to be measured).
     public func sourceShrinkFactor(for source: Size) -> Int {
-        guard !readsChainSource, case .region(_, let first as any SourceShrinkable)? = stages.first else { return 1 }
+        guard !readsChainSource, let first = shrinkableFirst else { return 1 }
         return first.sourceShrinkFactor(for: source)
     }
 
     /// The chain for a source decoded at `shrunk` instead of `original`, with the same output.
     public func forShrunkSource(original: Size, shrunk: Size) -> CompiledChain {
-        guard original != shrunk, case .region(let name, let first as any SourceShrinkable)? = stages.first else { return self }
-        return CompiledChain(stages: [.region(name: name, filter: first.forShrunkSource(original: original, shrunk: shrunk))]
-                                 + stages.dropFirst())
+        guard original != shrunk, shrinkableFirst != nil else { return self }
+        let first: Stage = switch stages[0] {
+        case .region(let name, let filter as any SourceShrinkable):
+            .region(name: name, filter: filter.forShrunkSource(original: original, shrunk: shrunk))
+        case .analysis(let name, let filter as any AnalysisFilter & SourceShrinkable):
+            .analysis(name: name, filter: filter.forShrunkSource(original: original, shrunk: shrunk))
+        default: stages[0]
+        }
+        return CompiledChain(stages: [first] + stages.dropFirst())
+    }
+
+    private var shrinkableFirst: (any SourceShrinkable)? {
+        switch stages.first {
+        case .region(_, let filter as any SourceShrinkable)?: filter
+        case .analysis(_, let filter as any SourceShrinkable)?: filter
+        default: nil
+        }
     }
 }

@@ -21,6 +21,9 @@ public struct PointProgram: Sendable {
     /// Whether a grey pixel (R = G = B) stays grey: every operation says so.
     public var preservesGrey: Bool { operations.allSatisfy(\.preservesGrey) }
 
+    /// Whether every operation acts on each colour channel alone and keeps alpha.
+    public var isChannelwise: Bool { operations.allSatisfy { $0.isChannelwise && $0.preservesOpacity } }
+
     /// Applies the operations to `count` premultiplied pixels in place.
     func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
         for i in 0..<count { pixels[i] = pixels[i].unpremultiplied }

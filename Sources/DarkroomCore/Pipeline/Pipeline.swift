@@ -147,6 +147,15 @@ public struct Pipeline: Sendable {
                 }
             }
         }
+        // Point filters alone on an opaque 8-bit source, channel by channel: three tables read the
+        // decoder's 8-bit rows (ChannelTableKernel) instead of a float decode and a fused pass.
+        if nodes.count == 1, let program = nodes[0].color, source.isOpaque, source.isEightBit, program.isChannelwise {
+            let names = Array(nodes[0].names.dropFirst(sourceNames.count))
+            nodes[0].color = nil
+            nodes[0].names = sourceNames
+            nodes.append(Node(producer: .kernel(ChannelTableKernel(size: nodes[0].size, program: program), inputs: [0]),
+                              size: nodes[0].size, names: names))
+        }
         self.nodes = nodes
         rgb8Reader = Self.rgb8Reader(nodes, source)
     }

@@ -39,6 +39,7 @@ public struct FilterRegistry: Sendable, Hashable {
         BoxBlurFilter.self, SharpenLuminanceFilter.self, MedianFilter.self, NoiseReductionFilter.self,
         EmbossFilter.self, EdgesFilter.self, VignetteFilter.self, VignetteEffectFilter.self, PixellateFilter.self,
         TrimFilter.self, NormaliseFilter.self, AutoLevelsFilter.self, EqualizeFilter.self,
+        StraightenFilter.self,
     ])
 
     public var descriptors: [FilterDescriptor] { filters.map { $0.descriptor } }

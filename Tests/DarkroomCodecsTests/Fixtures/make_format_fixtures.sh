@@ -13,3 +13,4 @@ cwebp -quiet -q 80 noise.jpg -o noise.webp
 img2webp -lossless rgba8.png rgb8.png -o animated.webp
 heif-enc -q 50 "$tmp/noise.png" -o noise.heic >/dev/null
 heif-enc -A -q 50 "$tmp/noise.png" -o noise.avif >/dev/null
+python3 make_grid_heic.py

@@ -23,6 +23,36 @@ final class HEIFTests: XCTestCase {
         }
     }
 
+    /// A grid HEIC, as phones store photos (grid.heic: 3×2 HEVC tiles, see the fixtures'
+    /// README), decodes whole, as heif-convert decodes it.
+    func testAGridHEICDecodesLikeHeifConvert() throws {
+        let folder = TemporaryFolder()
+        let path = try ReferenceTool.file(try Fixtures.bytes("grid.heic"), named: "grid.heic", in: folder)
+        try FormatTools.run(FormatTools.heifConvert, [path, folder.file("grid.png")])
+        let (image, info) = try FormatTools.decode(path)
+        XCTAssertEqual(info.format, .heif)
+        XCTAssertEqual(image.size, Size(width: 192, height: 128))
+        XCTAssertEqual(maxDifference(image, try FormatTools.decode(folder.file("grid.png")).image), 0)
+    }
+
+    /// libheif cannot stop a decode, but it reads each coded item (a grid's tiles one by one)
+    /// just before decoding it, and darkroom's reader refuses those reads once the job's
+    /// deadline has passed: the decode ends as a timeout, while the header (read before) is
+    /// still described. A deadline to come decodes as usual.
+    func testThePassedDeadlineStopsAHEIFDecodeAsATimeout() throws {
+        let past = Deadline(nanoseconds: Deadline.now() - 1)
+        let later = Deadline(nanoseconds: Deadline.now() + 600_000_000_000)
+        for name in ["grid.heic", "noise.heic", "noise.avif"] {
+            let bytes = try Fixtures.bytes(name)
+            XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions(deadline: past)), name) { error in
+                XCTAssertEqual((error as? CodecError)?.code, .timeout, "\(name): \(error)")
+                XCTAssertTrue((error as? CodecError)?.message.contains("time limit") == true, "\(name): \(error)")
+            }
+            XCTAssertGreaterThan(try ImageCodec.readInfo(bytes).width, 0, name)
+            XCTAssertNoThrow(try ImageDecoder(bytes, options: DecodeOptions(deadline: later)), name)
+        }
+    }
+
     /// 10-bit HEVC (x265 encodes it fine) comes out of a PNG output at 16 bits.
     func testTenBitIsKeptAsSixteen() throws {
         let folder = TemporaryFolder()

@@ -56,4 +56,62 @@ final class SmartCropTests: XCTestCase {
         // Any other gravity stays a plain crop, with no measuring pass.
         XCTAssertFalse(ChainCompiler.compile(try ChainSyntax.parse("crop width=40 height=40 gravity=north").resolve(seed: 1)).hasAnalysis)
     }
+
+    /// The columns of `wide` where `part` (as tall) fits best: the least mean difference.
+    private func bestColumn(of part: Image, in wide: Image) -> Int {
+        (0...(wide.width - part.width)).min { a, b in
+            func error(_ x: Int) -> Float {
+                var sum: Float = 0
+                for y in 0..<part.height { for i in 0..<part.width { sum += ImageComparison.distance(part[i, y], wide[x + i, y], channels: 0..<3) } }
+                return sum
+            }
+            return error(a) < error(b)
+        }!
+    }
+
+    /// `resize fit=cover gravity=attention|entropy` keeps the window `vips thumbnail --smartcrop`
+    /// keeps: on a 200×80 image with the busy patch right of centre, resized to 40×40 (the image
+    /// at half size is 100×40, so 60 columns are cut), both windows hold the patch and start
+    /// within 6 columns of each other; the centred cover would miss it.
+    func testCoverWithAnInterestGravityKeepsWhatVipsThumbnailKeeps() throws {
+        let patch = Rect(x: 130, y: 30, width: 20, height: 20)
+        let image = Image(width: 200, height: 80) { x, y in
+            if patch.contains(x, y) { return (x / 3 + y / 3) % 2 == 0 ? Pixel(0.9, 0.2, 0.1, 1) : Pixel(0.1, 0.3, 0.9, 1) }
+            return Pixel(0.5 + Float(y) / 800, 0.5, 0.5, 1)
+        }
+        let half = try ChainCompiler.compile(try ChainSyntax.parse("resize width=100 height=40").resolve(seed: 1))
+            .run(image, executor: smallTiles).image
+        for measure in ["attention", "entropy"] {
+            let chain = ChainCompiler.compile(try ChainSyntax.parse("resize width=40 height=40 fit=cover gravity=\(measure)").resolve(seed: 1))
+            XCTAssertTrue(chain.hasAnalysis, "a smart cover measures first")
+            let ours = try chain.run(image, executor: smallTiles).image
+            XCTAssertEqual(ours.size, Size(width: 40, height: 40))
+            let vips = try ExternalTool.vips.run(image, ["thumbnail", "$IN", "$OUT", "40", "--height", "40", "--crop", measure])
+            XCTAssertEqual(vips.size, ours.size)
+            let (at, theirs) = (bestColumn(of: ours, in: half), bestColumn(of: vips, in: half))
+            // The patch is columns 65..<75 at half size.
+            for (who, x) in [("darkroom", at), ("vips", theirs)] {
+                XCTAssertTrue(x <= 65 && x + 40 >= 75, "\(measure): \(who)'s window \(x)..<\(x + 40) holds the patch")
+            }
+            XCTAssertLessThanOrEqual(abs(at - theirs), 6, measure)
+            // Like the plain resize, it may start from a JPEG shrunk on load (1/75 here: a 1/8 decode).
+            XCTAssertEqual(chain.sourceShrinkFactor(for: Size(width: 4000, height: 3000)), 8, measure)
+        }
+    }
+
+    /// A compass gravity anchors the cover's window: `west` keeps the left columns, the same
+    /// pixels as the left of a plain resize to the image's aspect (within 1e-5).
+    func testCoverWithACompassGravityKeepsThatSide() throws {
+        let image = Self.scene()
+        let run = { (text: String) in try ChainCompiler.compile(try ChainSyntax.parse(text).resolve(seed: 1)).run(image, executor: smallTiles).image }
+        let inside = try run("resize width=60 height=40")
+        let west = try run("resize width=40 height=40 fit=cover gravity=west")
+        let east = try run("resize width=40 height=40 fit=cover gravity=east")
+        for y in 0..<40 { for x in 0..<40 {
+            XCTAssertEqual(ImageComparison.distance(west[x, y], inside[x, y], channels: 0..<4), 0, accuracy: 1e-5)
+            XCTAssertEqual(ImageComparison.distance(east[x, y], inside[x + 20, y], channels: 0..<4), 0, accuracy: 1e-5)
+        } }
+        XCTAssertThrowsError(try ChainSyntax.parse("resize width=40 height=40 gravity=attention").resolve(seed: 1),
+                             "gravity needs fit: cover")
+    }
 }

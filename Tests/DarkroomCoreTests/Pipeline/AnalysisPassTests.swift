@@ -39,7 +39,7 @@ final class AnalysisPassTests: XCTestCase {
     /// it is the statistic of the whole image.
     func testStatisticsAreThoseOfTheWholeImageWhateverTheStrips() {
         let image = KernelContractTests.input(37, 29)
-        let request = StatisticRequest(background: Pixel(0, 0, 0, 1), threshold: 0.9, mapSize: Size(width: 4, height: 3))
+        let request = StatisticRequest(lineExtremes: true, mapSize: Size(width: 4, height: 3))
         var reference: ImageStatistics?
         for executor in [StripExecutor(bandHeight: 4096, concurrency: 1), StripExecutor(bandHeight: 3, concurrency: 2),
                          StripExecutor(bandHeight: 7, concurrency: 3, readAhead: 4)] {
@@ -57,7 +57,8 @@ final class AnalysisPassTests: XCTestCase {
                 let p = Rect(x: x, y: y, width: 1, height: 1)
                 box = box.map { $0.union(p) } ?? p
             } }
-            XCTAssertEqual(s.boundingBox, box)
+            XCTAssertEqual(s.boundingBox(differingFrom: Pixel(0, 0, 0, 1), by: 0.9), box)
+            XCTAssertEqual(s.topLeft, straight[0])
             if let reference {
                 XCTAssertEqual(s.histogram, reference.histogram)
                 XCTAssertEqual(s.map, reference.map)

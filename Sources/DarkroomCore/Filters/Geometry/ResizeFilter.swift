@@ -1,7 +1,11 @@
 /// CILanczosScaleTransform / `vips resize`: scales an image to a box or by a factor with a
 /// separable, antialiased kernel (the kernel widens with the shrink factor, as libvips' and
 /// Pillow's reduce do, so shrinking never aliases).
-public struct ResizeFilter: RegionFilter, SourceShrinkable {
+///
+/// With `fit: cover`, `gravity` says which part of the overflow is kept: a compass point, or
+/// `attention | entropy` (as `vips thumbnail --smartcrop`): the window ``InterestMeasure`` picks,
+/// the same measure `crop` uses, run as an analysis pass (``SmartResize``).
+public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
     public static let descriptor = FilterDescriptor(
         name: "resize", displayName: "Resize", categories: ["geometry"],
         description: """
@@ -25,6 +29,9 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
             ParameterDescriptor("no_upscale", .boolean, "Never enlarge: an image already smaller than the target keeps its size.",
                                 default: .bool(false)),
             ParameterDescriptor("background", .color, "Padding colour for fit: contain.", default: .color(.transparent)),
+            ParameterDescriptor("gravity", .choice(Gravity.allCases.map(\.rawValue) + InterestMeasure.allCases.map(\.rawValue)),
+                                "With fit: cover, the part kept: center (default), a compass point (north, south_east, …), "
+                                    + "or where the image is most interesting, as vips smartcrop: attention or entropy."),
         ])
 
     public var target: ResizeTarget
@@ -32,6 +39,11 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
     public var kernel: ResamplingKernel
     public var noUpscale: Bool
     public var background: RGBA
+    /// With `fit: cover`: where the kept window sits in the overflow (0 left or top, ½ centred,
+    /// 1 right or bottom), from a compass `gravity` or, once measured, from an interest measure.
+    public var anchor: (x: Double, y: Double) = (0.5, 0.5)
+    /// Set for `gravity: attention | entropy` with `fit: cover`: the anchor is then measured.
+    public var interest: InterestMeasure?
     /// Set when the source arrives pre-shrunk (see ``SourceShrinkable``): the plan is made for
     /// the original size and mapped onto the smaller source.
     var preShrunk: (original: Size, shrunk: Size)?
@@ -56,13 +68,22 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
         kernel = p.choice("kernel")
         noUpscale = p.bool("no_upscale")
         background = p.color("background")
+        if let gravity = parameters.choice("gravity") {
+            guard fit == .cover, case .box(_?, _?) = target else {
+                throw ParameterError("gravity places the window of fit: cover; give width, height and fit: cover with it")
+            }
+            anchor = Gravity(rawValue: gravity)?.anchor ?? anchor
+            interest = InterestMeasure(rawValue: gravity)
+        }
     }
+
+    public var analysis: (any AnalysisFilter)? { interest.map { _ in SmartResize(resize: self) } }
 
     public var isIdentity: Bool { target == .scale(1) }
 
     func resizePlan(for input: Size) -> ResizePlan {
         guard let (original, shrunk) = preShrunk, input == shrunk else {
-            return target.plan(for: input, fit: fit, noUpscale: noUpscale)
+            return target.plan(for: input, fit: fit, noUpscale: noUpscale, anchor: anchor)
         }
         // A loader's 1/k reduction maps each k×k block to one pixel (a partial block at the far
         // edge still gives a whole pixel), so the exact factor is 1/k, not shrunk ÷ original.
@@ -71,7 +92,7 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable {
         }
         let fx = k.map { 1 / Double($0) } ?? Double(shrunk.width) / Double(original.width)
         let fy = k.map { 1 / Double($0) } ?? Double(shrunk.height) / Double(original.height)
-        return target.plan(for: original, fit: fit, noUpscale: noUpscale).mapped(toSourceScaledBy: fx, fy)
+        return target.plan(for: original, fit: fit, noUpscale: noUpscale, anchor: anchor).mapped(toSourceScaledBy: fx, fy)
     }
 
     /// An empty input stays empty, as `apply` leaves it (there is no aspect ratio to keep).

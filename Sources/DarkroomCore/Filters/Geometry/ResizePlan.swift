@@ -47,8 +47,9 @@ public enum ResizeTarget: Hashable, Sendable {
     case box(width: Int?, height: Int?)
     case scale(Double)
 
-    /// The plan for an input of `input`. `noUpscale` never lets the picture grow.
-    func plan(for input: Size, fit: ResizeFit, noUpscale: Bool) -> ResizePlan {
+    /// The plan for an input of `input`. `noUpscale` never lets the picture grow. `anchor` places
+    /// what `cover` keeps in what it crops away (0 left or top, ½ centred, 1 right or bottom).
+    func plan(for input: Size, fit: ResizeFit, noUpscale: Bool, anchor: (x: Double, y: Double) = (0.5, 0.5)) -> ResizePlan {
         let w = Double(input.width), h = Double(input.height)
         func uniform(_ s: Double) -> (Int, Int, Double) {
             let s = noUpscale ? min(s, 1) : s
@@ -82,7 +83,7 @@ public enum ResizeTarget: Hashable, Sendable {
                 let ow = min(bw, pw), oh = min(bh, ph)
                 return ResizePlan(outputSize: Size(width: ow, height: oh), placement: Rect(x: 0, y: 0, width: ow, height: oh),
                                   scaleX: 1 / s, scaleY: 1 / s,
-                                  offsetX: (w - Double(ow) / s) / 2, offsetY: (h - Double(oh) / s) / 2)
+                                  offsetX: (w - Double(ow) / s) * anchor.x, offsetY: (h - Double(oh) / s) * anchor.y)
             }
         case .box(nil, nil):
             return fitted(input.width, input.height)

@@ -25,6 +25,7 @@ public struct ChannelCurves: PointOperation {
 
     public var preservesGrey: Bool { false }
     public var preservesOpacity: Bool { true }
+    public var isChannelwise: Bool { true }
 }
 
 /// Which colour channels a per-channel filter (levels, curves) acts on.

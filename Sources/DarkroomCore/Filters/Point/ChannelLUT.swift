@@ -28,6 +28,7 @@ public struct ChannelLUT: PointOperation {
     /// The three columns and domains are the same, so a grey stays grey.
     public let preservesGrey: Bool
     public var preservesOpacity: Bool { true }
+    public var isChannelwise: Bool { true }
 
     public var curve: ToneCurve? {
         guard preservesGrey else { return nil }

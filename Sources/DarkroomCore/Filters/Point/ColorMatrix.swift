@@ -56,6 +56,11 @@ public struct ColorMatrix: PointOperation, Hashable {
 
     public var matrix: ColorMatrix? { self }
 
+    /// Diagonal: each channel scaled and offset on its own (invert, brightness, exposure gains).
+    public var isChannelwise: Bool {
+        preservesOpacity && (0..<4).allSatisfy { i in (0..<4).allSatisfy { j in i == j || m[4 * i + j] == 0 } }
+    }
+
     /// out = c0·r + c1·g + c2·b + c3·a + bias, in single precision; alpha clamped to 0…1.
     public func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
         func column(_ j: Int) -> Pixel { Pixel(Float(m[j]), Float(m[4 + j]), Float(m[8 + j]), Float(m[12 + j])) }

@@ -30,10 +30,16 @@ public protocol PointOperation: Sendable {
 
     /// True when the operation changes no pixel; the compiler then drops it.
     var isIdentity: Bool { get }
+
+    /// Whether each colour channel's result depends on that channel's own value only, alpha
+    /// untouched (tone curves, per-channel curves and tables, a diagonal matrix): a run of
+    /// such operations on 8-bit input is then exactly three 256-entry tables (``ChannelTableKernel``).
+    var isChannelwise: Bool { get }
 }
 
 extension PointOperation {
     public var matrix: ColorMatrix? { nil }
     public var curve: ToneCurve? { nil }
     public var isIdentity: Bool { false }
+    public var isChannelwise: Bool { false }
 }

@@ -39,6 +39,7 @@ public struct ToneCurve: PointOperation {
 
     public var preservesGrey: Bool { true }
     public var preservesOpacity: Bool { true }
+    public var isChannelwise: Bool { true }
     public var curve: ToneCurve? { self }
 
     /// `c^power` on each colour channel, negative values clamped to 0 first (CIGammaAdjust).
