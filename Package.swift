@@ -1,5 +1,23 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// The compiler flags (include paths) of pkg-config packages, without their libraries: for
+/// libraries opened with dlopen, which must not be linked (a system-library target's
+/// `pkgConfig` would link them). Empty when pkg-config fails; the compiler then names the header
+/// it cannot find (scripts/install-deps.sh installs pkg-config and the -dev packages).
+func includeFlags(pkgConfig packages: String...) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags"] + packages
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}
 
 // Layers depend one way: darkroom (CLI) → Daemon → Config, Codecs → Core.
 // System C libraries enter through small C targets so that longjmp never crosses Swift.
@@ -28,17 +46,20 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
         .systemLibrary(name: "CSHA", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // PostgreSQL's client library, for cluster mode (`cluster:` in the config).
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // PostgreSQL's client library, for cluster mode (`cluster:` in the config), opened with
+        // dlopen when a cluster connects, so a daemon without `cluster:` never maps it (Debian
+        // libpq-dev for the header, libpq5 at run time).
+        .target(name: "CPostgres"),
         // Leases, extended attributes, rename without replacing: glibc, behind _GNU_SOURCE.
         .systemLibrary(name: "CLinuxFiles"),
         // Drawing: cairo (paths, gradients, operators), Pango over cairo (text), librsvg (SVG)
         // (Debian libcairo2-dev, libpango1.0-dev, librsvg2-dev). Swift reaches them through the
-        // plain-C shims of CDarkroomDraw.
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
-        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
-        .target(name: "CDarkroomDraw", dependencies: ["CCairo", "CPangoCairo", "CRsvg"]),
+        // plain-C shims of CDarkroomDraw, which open them with dlopen when a chain first draws
+        // (Sources/CDarkroomDraw/libraries.h): nothing links them, so a process that never draws
+        // maps none of them. Their headers only, hence include flags and no pkgConfig.
+        .systemLibrary(name: "CCairo"),
+        .target(name: "CDarkroomDraw",
+                cSettings: [.unsafeFlags(includeFlags(pkgConfig: "cairo", "pangocairo", "librsvg-2.0"))]),
         // Integer inner loops of the filter core (SIMD intrinsics); no library.
         .target(name: "CDarkroomKernels"),
 
@@ -46,7 +67,7 @@ let package = Package(
         .target(name: "DarkroomCore", dependencies: ["CDarkroomKernels"]),
         .target(name: "DarkroomCodecs", dependencies: ["DarkroomCore", "CDarkroomCodecs"]),
         // The filters that draw and composite, on cairo, Pango and librsvg; and the shipped registry.
-        .target(name: "DarkroomDrawing", dependencies: ["DarkroomCore", "CDarkroomDraw"]),
+        .target(name: "DarkroomDrawing", dependencies: ["DarkroomCore", "CDarkroomDraw", "CCairo"]),
         // The config speaks the codecs' vocabulary (formats, chroma, metadata, colour options).
         .target(name: "DarkroomConfig", dependencies: ["DarkroomCore", "DarkroomCodecs", "CYAML"]),
         .target(

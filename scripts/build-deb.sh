@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds darkroom_VERSION_ARCH.deb with dpkg-deb from a release build (see `make deb`).
 # The package creates no user (the unit's DynamicUser= does) and depends on the Debian packages
-# that hold the shared libraries the binary links (found with ldd and dpkg -S, so the list
-# follows the build). Prints the .deb's path.
+# that hold the shared libraries the binary links or opens (found with ldd, the SONAMEs it
+# dlopens and dpkg -S, so the list follows the build). Prints the .deb's path.
 #   scripts/build-deb.sh BINARY MANPAGE OUTDIR
 set -euo pipefail
 binary=$1 manpage=$2 out=$3
@@ -14,7 +14,20 @@ trap 'rm -rf "$root"' EXIT
 
 scripts/stage-install.sh "$binary" "$manpage" "$root" /usr /lib/systemd/system
 
-depends=$(ldd "$binary" | awk '/=> \// { print $3 }' | while read -r lib; do
+# The libraries opened with dlopen (cairo, Pango, GLib, librsvg when a chain draws; libpq in
+# cluster mode) are not in ldd's list (nor dpkg-shlibdeps'): their SONAMEs are whole string
+# literals in the binary (Sources/CDarkroomDraw/libraries.c, Sources/CPostgres/libpq.c), found
+# here and resolved with ldconfig in the binary's own library folder (its libc's).
+libraries() {
+  ldd "$binary" | awk '/=> \// { print $3 }'
+  local multiarch
+  multiarch=$(ldd "$binary" | awk '$1 ~ /^libc\.so/ { print $3 }' | xargs dirname | xargs basename)
+  LC_ALL=C grep -aoE 'lib[a-z0-9_+-]+(\.[a-z0-9_+-]+)*\.so\.[0-9]+' "$binary" | sort -u | while read -r soname; do
+    ldconfig -p | awk -v s="$soname" -v d="/$multiarch/" '$1 == s && index($NF, d) { print $NF; found = 1; exit } END { exit !found }' \
+      || { echo "build-deb: $binary opens $soname, which is not installed here" >&2; echo FAIL; }
+  done
+}
+depends=$(libraries | sort -u | while read -r lib; do
             dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null \
               || { echo "build-deb: $binary links $lib, which no Debian package holds (build with --static-swift-stdlib: make dist)" >&2; echo FAIL; }
           done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')

@@ -18,6 +18,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libcairo2-dev libpango1.0-dev librsvg2-dev fonts-dejavu-core  # drawing: shapes and gradients, text, SVG; DejaVu is the default font
           librsvg2-bin         # rsvg-convert: the SVG reference the shape, path, gradient and overlay tests compare with
           libpq-dev            # cluster mode talks to PostgreSQL through libpq
+          mount                # the lazy-library test hides libcairo/libpq by bind-mounting over them (its own mount namespace)
           postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
           python3-scipy)       # PchipInterpolator: the reference for the curves filter
 if [[ "${1:-}" == "--bench" ]]; then

@@ -16,7 +16,8 @@ repo=$PWD
 sandbox=${SYSTEMD_SANDBOX:-$repo/../shared/tools/systemd-sandbox}
 [[ -x $sandbox ]] || sandbox=/work/shared/tools/systemd-sandbox
 cache=${DARKROOM_SANDBOX_CACHE:-/var/cache/darkroom-sandbox}
-# The runtime libraries: exactly what the package depends on (build-deb.sh lists them with ldd),
+# The runtime libraries: exactly what the package depends on (build-deb.sh lists them with ldd
+# and the SONAMEs the binary dlopens),
 # so a new library (libwebp, libheif, libtiff, libpq…) reaches the root without editing this.
 libs=$(dpkg-deb -f "$deb" Depends | tr -d ',' | tr -s ' ' | sed 's/^ //; s/ $//')
 
@@ -101,6 +102,18 @@ in_sandbox test -f "$report" || fail "no report at $report"
 in_sandbox grep -q '"status" : "ok"' "$report" || fail "the report is not ok: $(in_sandbox cat "$report")"
 in_sandbox test -s /var/lib/darkroom/outbox/thumbs/photo.jpg || fail "no thumbnail"
 in_sandbox test -f /var/lib/darkroom/done/photos/photo.jpg || fail "the photo was not moved to done/"
+
+# cairo, Pango and librsvg, and libpq, are opened with dlopen (no ldd, no dpkg-shlibdeps): the
+# package's Depends alone must bring them. A chain that draws with all three, and a cluster
+# command that gets as far as libpq's connection refused, in this root that has nothing else.
+cp "$repo/logo.svg" "$merged/root/logo.svg"
+in_sandbox darkroom process --chain 'linear_gradient | draw_text text=deb | overlay_image image=/root/logo.svg width=64' \
+  /root/photo.jpg -o /root/drawn.png > "$work/draw.txt" 2>&1 || fail "a drawing chain failed: $(cat "$work/draw.txt")"
+in_sandbox test -s /root/drawn.png || fail "the drawing chain wrote nothing"
+printf 'cluster: { database: "host=127.0.0.1 port=1 dbname=none", node: sandbox }\nwatches:\n  - name: p\n    path: /root/in\n    outputs: [{ path: "/root/out/{stem}.jpg", chain: [{ resize: { width: 24 } }] }]\n' \
+  > "$merged/root/cluster.yaml"
+in_sandbox darkroom cluster status --config /root/cluster.yaml > "$work/cluster.txt" 2>&1 && fail "no database, yet cluster status succeeded"
+grep -q "Connection refused" "$work/cluster.txt" || fail "libpq did not get as far as connecting: $(cat "$work/cluster.txt")"
 in_sandbox darkroom report --config /etc/darkroom/config.yaml > "$work/report.txt"
 grep -Eq "^  ok +1$" "$work/report.txt" || fail "darkroom report: $(cat "$work/report.txt")"
 for _ in $(seq 20); do in_sandbox darkroom status | grep -q "last hour: 1 done" && break; sleep 0.5; done

@@ -1,1 +1,2 @@
-#include <cairo.h>
+/* Through its directory, so that no -I/usr/include/cairo (pkg-config, which would link it) is needed. */
+#include <cairo/cairo.h>

@@ -1,4 +1,5 @@
 import CCairo
+import CDarkroomDraw
 import DarkroomCore
 import DarkroomDrawing
 import XCTest
@@ -127,33 +128,16 @@ final class BlendModeTests: XCTestCase {
 
     private func quantised(_ p: Pixel) -> Pixel { (p * 255).rounded(.toNearestOrEven) / 255 }
 
-    /// One row of ARGB32 pixels: the backdrop, with the source painted over it with `op`.
+    /// One row of ARGB32 pixels: the backdrop, with the source painted over it with `op` by cairo.
     private func cairoComposite(_ pairs: [(Pixel, Pixel)], _ op: cairo_operator_t) -> [Pixel] {
-        let n = Int32(pairs.count)
-        let dst = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, n, 1)!, src = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, n, 1)!
-        defer { cairo_surface_destroy(dst); cairo_surface_destroy(src) }
-        func fill(_ surface: OpaquePointer, _ pixels: [Pixel]) {
-            cairo_surface_flush(surface)
-            let data = cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: pixels.count) { $0 }
-            for (i, p) in pixels.enumerated() {
-                let c = (p * 255).rounded(.toNearestOrEven)
-                data[i] = UInt32(c[3]) << 24 | UInt32(c[0]) << 16 | UInt32(c[1]) << 8 | UInt32(c[2])
-            }
-            cairo_surface_mark_dirty(surface)
+        func argb(_ p: Pixel) -> UInt32 {
+            let c = (p * 255).rounded(.toNearestOrEven)
+            return UInt32(c[3]) << 24 | UInt32(c[0]) << 16 | UInt32(c[1]) << 8 | UInt32(c[2])
         }
-        fill(dst, pairs.map(\.1))
-        fill(src, pairs.map(\.0))
-        let cr = cairo_create(dst)!
-        cairo_set_source_surface(cr, src, 0, 0)
-        cairo_set_operator(cr, op)
-        cairo_paint(cr)
-        cairo_destroy(cr)
-        cairo_surface_flush(dst)
-        let data = cairo_image_surface_get_data(dst)!.withMemoryRebound(to: UInt32.self, capacity: pairs.count) { $0 }
-        return (0..<pairs.count).map { i in
-            let v = data[i]
-            return Pixel(Float(v >> 16 & 255), Float(v >> 8 & 255), Float(v & 255), Float(v >> 24)) / 255
-        }
+        let source = pairs.map { argb($0.0) }
+        var backdrop = pairs.map { argb($0.1) }
+        XCTAssertEqual(dr_cairo_composite(Int32(op.rawValue), source, &backdrop, Int32(pairs.count)), 0)
+        return backdrop.map { v in Pixel(Float(v >> 16 & 255), Float(v >> 8 & 255), Float(v & 255), Float(v >> 24)) / 255 }
     }
 
     private func assertPixel(_ got: Pixel, _ want: Pixel, _ message: String, accuracy: Float = 1e-5,

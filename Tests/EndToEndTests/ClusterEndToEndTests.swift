@@ -106,12 +106,16 @@ final class ClusterEndToEndTests: XCTestCase {
         settings.chain = "gaussian_blur: { radius: 10 }"
         settings.lease = 3
         let rig = try ClusterRig(settings: settings, nodes: ["a", "b"])
-        let a = try rig.start("a")
+        // a is held once its outputs are written and frozen there, so it is always mid-job
+        // when it stops (a fast machine finished the job before a poll saw it running).
+        let barrier = Barrier(rig.share, "rendered")
+        let a = try rig.start("a", environment: barrier.environment)
         let names = try rig.drop(1, width: 300, height: 240)
-        XCTAssertTrue(eventually(seconds: 30) { (try? rig.db.sql("SELECT node FROM darkroom_jobs WHERE state = 'running'")) == "a" },
-                      rig.diagnosis)
+        XCTAssertTrue(barrier.reached(), rig.diagnosis)
+        XCTAssertEqual(try rig.db.sql("SELECT node FROM darkroom_jobs WHERE state = 'running'"), "a", rig.diagnosis)
         a.send(SIGSTOP)
         defer { a.send(SIGCONT) }
+        barrier.release()  // seen by a only once it runs again
         try rig.start("b")
         let report = "reports/\(names[0]).json"
         XCTAssertTrue(eventually(seconds: 60) { rig.share.report(report)?["node"] as? String == "b" && rig.visible("done").count == 1 },

@@ -66,11 +66,11 @@ final class ClusterRig {
 
     /// Starts `node` (again, after a kill) and waits for its READY=1.
     @discardableResult
-    func start(_ node: String) throws -> DaemonProcess {
+    func start(_ node: String, environment: [String: String] = [:]) throws -> DaemonProcess {
         if let old = nodes[node] { retired.append(old) }
         let folder = Scratch()
         logFolders[node, default: []].append(folder)
-        let process = try DaemonProcess(scratch: folder, arguments: ["run", "--config", configPath(node)])
+        let process = try DaemonProcess(scratch: folder, arguments: ["run", "--config", configPath(node)], environment: environment)
         guard process.waitForNotification("READY=1") else { throw DaemonDidNotStart(log: process.log) }
         nodes[node] = process
         return process

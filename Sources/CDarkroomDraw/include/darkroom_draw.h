@@ -6,8 +6,24 @@
 #include <stdint.h>
 
 
-/* The cairo version string, e.g. "1.16.0" (for `darkroom --version` and the tests). */
+/* What a drawing needs loaded: cairo (shapes, gradients, scaled images), Pango (text, with
+   cairo and GLib), librsvg (SVG, with cairo and GLib). */
+enum { DR_NEEDS_CAIRO = 1, DR_NEEDS_PANGO = 2, DR_NEEDS_RSVG = 4 };
+
+/* Loads the libraries `needs` names, with dlopen, once per process: nothing links them, so a
+   process that never draws never maps them (libraries.h). 0, or -1 with a message naming the
+   library that is missing and the Debian package that holds it (never printed). Drawing
+   filters call it when they are made, so a missing library fails the config, not a job; every
+   shim below calls it too and fails (never crashes) when it cannot load. */
+int dr_draw_load(int needs, char *msg, size_t msg_size);
+
+/* The cairo version string, e.g. "1.16.0", of the cairo it loads; NULL when cairo cannot load. */
 const char *dr_draw_cairo_version(void);
+
+/* cairo's own compositing: `source` painted onto `backdrop` (both `count` ARGB32 pixels, the
+   pixel format below) with the operator `op` (a cairo_operator_t). The reference BlendMode's
+   formulas are held to. 0, or -1 when cairo cannot load or failed. */
+int dr_cairo_composite(int op, const uint32_t *source, uint32_t *backdrop, int32_t count);
 
 /* One element of a path, in image pixel coordinates (y down, pixel (i, j) covers
    [i, i+1) × [j, j+1)). A curve is a cubic Bézier from the current point through the two

@@ -54,6 +54,14 @@ public final class ClusterDaemon: Sendable {
             logger.critical("\(error)")
             return 1
         }
+        // libpq is opened now (nothing links it): a missing one stops the node with its package's
+        // name, instead of being retried like a database that is away.
+        do throws(PGError) {
+            _ = try PGConnection.library()
+        } catch {
+            logger.critical("cluster mode needs libpq: \(error)")
+            return 1
+        }
         let signals = SignalInbox { [self] sig in
             if sig == SIGHUP {
                 reloadConfig()

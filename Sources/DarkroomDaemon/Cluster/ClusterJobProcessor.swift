@@ -114,6 +114,7 @@ struct ClusterJobProcessor: Sendable {
         // Asked before each output is placed: a lost lease publishes nothing.
         let outcome = runner.run(input: input.content, sha256: sha256, spec: spec, budget: budget.current,
                                  shouldAbandon: { input.leaseBroken || input.changedSinceOpen || !lease.isHeld })
+        TestBarrier.pass(.rendered, file: name)
         guard case .finished(let report) = outcome else {
             if !lease.isHeld { return lost(job, name, layout) }
             return .requeue(afterSeconds: max(1, Double(layout.watch.settleMilliseconds) / 1000),

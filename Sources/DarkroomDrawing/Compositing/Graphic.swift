@@ -22,6 +22,7 @@ struct Graphic: Sendable {
         case .image(let image):
             naturalSize = (Double(image.size.width), Double(image.size.height))
         case .svg(let document):
+            try DrawingLibraries.require(.rsvg)
             var (w, h) = (0.0, 0.0)
             var message = [CChar](repeating: 0, count: 256)
             let status = document.bytes.withUnsafeBufferPointer { dr_svg_size($0.baseAddress, $0.count, &w, &h, &message, message.count) }

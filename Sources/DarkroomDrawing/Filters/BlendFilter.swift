@@ -40,8 +40,13 @@ public struct BlendFilter: RegionFilter {
         let gradient = parameters.choice("gradient").flatMap(Gradient.Shape.init(rawValue:))
         switch (parameters.color("color"), parameters.has("image"), gradient) {
         case (let color?, false, nil): source = .color(color)
-        case (nil, true, nil): source = .image(try Graphic(p.graphic("image")))
+        case (nil, true, nil):
+            // A colour layer is composited in Swift; an image is fitted (scaled) and a gradient
+            // painted by cairo.
+            try DrawingLibraries.require(.cairo)
+            source = .image(try Graphic(p.graphic("image")))
         case (nil, false, let shape?):
+            try DrawingLibraries.require(.cairo)
             if let key = GradientParameters.misplaced(for: shape, in: parameters) {
                 throw ParameterError("belongs to a \(shape == .linear ? "radial" : "linear") gradient, not \(shape.rawValue)", at: [.key(key)])
             }

@@ -43,6 +43,7 @@ public struct ClipFilter: RegionFilter {
     public var feather: Double
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         let shape = p.choice("shape", as: ShapeName.self)
         geometry = try ShapeRecord.geometry(ShapeRecord.Kind(rawValue: shape.rawValue)!, p, fields: Self.descriptor.parameters)

@@ -23,6 +23,7 @@ public struct DrawFilter: RegionFilter {
     public var shapes: [DrawnShape]
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         var shapes = [DrawnShape]()
         for (i, record) in Self.described(parameters).records("shapes").enumerated() {
             do { shapes.append(try ShapeRecord.shape(record)) } catch { throw error.inside(.index(i)).inside(.key("shapes")) }

@@ -56,6 +56,7 @@ public struct DrawTextFilter: RegionFilter {
     }
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.pango)
         let p = Self.described(parameters)
         text = p.text("text")
         font = p.text("font")

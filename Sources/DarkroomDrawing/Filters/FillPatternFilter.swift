@@ -40,6 +40,7 @@ public struct FillPatternFilter: RegionFilter {
     private let cells = Once<Size, PatternCell>()
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         let p = Self.described(parameters)
         offset = p.point("offset")
         opacity = p.number("opacity")

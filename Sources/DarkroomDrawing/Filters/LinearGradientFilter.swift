@@ -13,6 +13,7 @@ public struct LinearGradientFilter: RegionFilter {
     let style: GradientStyle
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         style = try GradientStyle(.linear, Self.described(parameters))
     }
 

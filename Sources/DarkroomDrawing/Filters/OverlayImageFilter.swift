@@ -67,6 +67,9 @@ public struct OverlayImageFilter: RegionFilter {
         if graphic.naturalSize == nil, rect == nil, width == nil || height == nil {
             throw ParameterError("\(graphic.asset.identity.path): the SVG document has no width, height or viewBox: give width and height, or rect")
         }
+        // An image at its natural size (a watermark) is composited pixel for pixel, tiled or
+        // not, in Swift; scaled, cairo resamples it (an SVG loaded librsvg, and cairo, above).
+        if rect != nil || width != nil || height != nil { try DrawingLibraries.require(.cairo) }
     }
 
     public var isIdentity: Bool { opacity == 0 && blend.isBounded }

@@ -13,6 +13,7 @@ public struct RadialGradientFilter: RegionFilter {
     let style: GradientStyle
 
     public init(parameters: ResolvedParameters) throws(ParameterError) {
+        try DrawingLibraries.require(.cairo)
         style = try GradientStyle(.radial, Self.described(parameters))
     }
 
