@@ -34,14 +34,15 @@ let package = Package(
     ],
     targets: [
         // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libtiff,
-        // libwebp (with its demux and mux parts), libheif and libavif for 10-bit AVIF (Debian
-        // libpng-dev, libjpeg-dev, liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libheif-dev, libavif-dev;
+        // libwebp (with its demux and mux parts) and libheif; libavif (10-bit AVIF) is opened with
+        // dlopen on first use, its headers only at build time (Debian libpng-dev, libjpeg-dev,
+        // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libheif-dev, libavif-dev;
         // scripts/install-deps.sh installs them).
         .target(
             name: "CDarkroomCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
                              .linkedLibrary("tiff"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-                             .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("avif")]
+                             .linkedLibrary("webpmux"), .linkedLibrary("heif")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),

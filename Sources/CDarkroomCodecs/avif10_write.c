@@ -5,7 +5,8 @@
  * stays with libheif (avif_write.c). libaom is chosen explicitly: libavif's SVT-AV1 path crashes
  * on 10-bit here and prints to stdout, and rav1e is slower.
  *
- * Rows come as 16-bit samples (host order), are kept whole (AV1 encodes a whole image) and are
+ * libavif is opened on first use (avif_library.c), so processes that never write 10-bit AVIF
+ * do not map it. Rows come as 16-bit samples (host order), are kept whole (AV1 encodes a whole image) and are
  * turned into 10-bit YUV at finish. Quality, speed, chroma and alpha are set as libheif's aom
  * plugin sets them for the 8-bit path, so the two depths look alike at one quality.
  */
@@ -15,10 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <avif/avif.h>
+#include "avif_library.h"
 
 typedef struct {
     dr_writer base; /* first: the generic writer */
+    const dr_avif_functions *lib;
     avifImage *image;
     unsigned char *rows; /* the RGB(A) 16-bit rows, ours (malloc: libavif's allocator aborts) */
     size_t row_bytes;
@@ -29,7 +31,7 @@ typedef struct {
 
 static void avif10_close(dr_writer *base) {
     avif10_writer *w = (avif10_writer *)base;
-    if (w->image != NULL) avifImageDestroy(w->image);
+    if (w->image != NULL) w->lib->avifImageDestroy(w->image);
     free(w->rows);
     free(w);
 }
@@ -46,7 +48,7 @@ static dr_status avif10_set_icc(dr_writer *base, const unsigned char *profile, s
     (void)capacity;
     avif10_writer *w = (avif10_writer *)base;
     if (w->status != DR_OK) return w->status;
-    avifImageSetProfileICC(w->image, profile, length);
+    w->lib->avifImageSetProfileICC(w->image, profile, length);
     return DR_OK;
 }
 
@@ -112,19 +114,19 @@ static dr_status result_status(avifResult result) {
 static dr_status encode(avif10_writer *w, dr_buffer *out, char *message, size_t capacity) {
     apply_orientation(w);
     avifRGBImage rgb;
-    avifRGBImageSetDefaults(&rgb, w->image);
+    w->lib->avifRGBImageSetDefaults(&rgb, w->image);
     rgb.depth = 16;
     rgb.format = w->options.channels == 4 ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB;
     rgb.pixels = w->rows;
     rgb.rowBytes = (uint32_t)w->row_bytes;
-    avifResult result = avifImageRGBToYUV(w->image, &rgb);
+    avifResult result = w->lib->avifImageRGBToYUV(w->image, &rgb);
     if (result != AVIF_RESULT_OK) {
-        dr_set_message(message, capacity, "AVIF: RGB to YUV: %s", avifResultToString(result));
+        dr_set_message(message, capacity, "AVIF: RGB to YUV: %s", w->lib->avifResultToString(result));
         return result_status(result);
     }
     free(w->rows); /* the YUV planes hold the picture now */
     w->rows = NULL;
-    avifEncoder *encoder = avifEncoderCreate();
+    avifEncoder *encoder = w->lib->avifEncoderCreate();
     if (encoder == NULL) {
         dr_set_message(message, capacity, "out of memory encoding AVIF");
         return DR_OUT_OF_MEMORY;
@@ -138,20 +140,20 @@ static dr_status encode(avif10_writer *w, dr_buffer *out, char *message, size_t 
     snprintf(level, sizeof level, "%d", ((100 - w->options.quality) * 63 + 50) / 100);
     encoder->minQuantizer = encoder->minQuantizerAlpha = AVIF_QUANTIZER_BEST_QUALITY;
     encoder->maxQuantizer = encoder->maxQuantizerAlpha = AVIF_QUANTIZER_WORST_QUALITY;
-    avifEncoderSetCodecSpecificOption(encoder, "end-usage", "q");
-    avifEncoderSetCodecSpecificOption(encoder, "cq-level", level);
-    avifEncoderSetCodecSpecificOption(encoder, "a:end-usage", "q");
-    avifEncoderSetCodecSpecificOption(encoder, "a:cq-level", level);
+    w->lib->avifEncoderSetCodecSpecificOption(encoder, "end-usage", "q");
+    w->lib->avifEncoderSetCodecSpecificOption(encoder, "cq-level", level);
+    w->lib->avifEncoderSetCodecSpecificOption(encoder, "a:end-usage", "q");
+    w->lib->avifEncoderSetCodecSpecificOption(encoder, "a:cq-level", level);
     avifRWData data = AVIF_DATA_EMPTY;
-    result = avifEncoderWrite(encoder, w->image, &data);
-    avifEncoderDestroy(encoder);
+    result = w->lib->avifEncoderWrite(encoder, w->image, &data);
+    w->lib->avifEncoderDestroy(encoder);
     if (result != AVIF_RESULT_OK) {
-        avifRWDataFree(&data);
-        dr_set_message(message, capacity, "AVIF: %s", avifResultToString(result));
+        w->lib->avifRWDataFree(&data);
+        dr_set_message(message, capacity, "AVIF: %s", w->lib->avifResultToString(result));
         return result_status(result);
     }
     int appended = dr_buffer_append(out, data.data, data.size);
-    avifRWDataFree(&data);
+    w->lib->avifRWDataFree(&data);
     if (!appended) {
         dr_buffer_free(out);
         dr_set_message(message, capacity, "out of memory encoding AVIF");
@@ -173,12 +175,15 @@ static dr_status avif10_finish(dr_writer *base, dr_buffer *out, char *message, s
 
 dr_status dr_avif10_writer_open(int width, int height, const dr_avif_write_options *options,
                                 const dr_metadata *metadata, dr_writer **out, char *message, size_t capacity) {
-    if (avifCodecName(AVIF_CODEC_CHOICE_AOM, AVIF_CODEC_FLAG_CAN_ENCODE) == NULL) {
+    const dr_avif_functions *lib = dr_avif_load(message, capacity);
+    if (lib == NULL) return DR_UNSUPPORTED;
+    if (lib->avifCodecName(AVIF_CODEC_CHOICE_AOM, AVIF_CODEC_FLAG_CAN_ENCODE) == NULL) {
         dr_set_message(message, capacity, "AVIF: this libavif has no libaom encoder for 10-bit AVIF");
         return DR_UNSUPPORTED;
     }
     avif10_writer *w = calloc(1, sizeof *w);
     if (w == NULL) return DR_OUT_OF_MEMORY;
+    w->lib = lib;
     w->base.format = DR_FORMAT_AVIF;
     w->base.set_icc = avif10_set_icc;
     w->base.write_rows = avif10_write_rows;
@@ -191,7 +196,7 @@ dr_status dr_avif10_writer_open(int width, int height, const dr_avif_write_optio
     w->rows = malloc(w->row_bytes * (size_t)height);
     /* 4:2:0 below quality 90, full chroma above, as the 8-bit path (and libvips) does. */
     w->image = w->rows == NULL ? NULL
-             : avifImageCreate(width, height, 10, w->options.quality >= 90 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420);
+             : w->lib->avifImageCreate(width, height, 10, w->options.quality >= 90 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420);
     if (w->image == NULL) {
         avif10_close(&w->base);
         dr_set_message(message, capacity, "out of memory for a %d×%d AVIF", width, height);
@@ -202,11 +207,11 @@ dr_status dr_avif10_writer_open(int width, int height, const dr_avif_write_optio
     w->image->transferCharacteristics = AVIF_TRANSFER_CHARACTERISTICS_SRGB;
     w->image->matrixCoefficients = AVIF_MATRIX_COEFFICIENTS_BT601;
     w->image->yuvRange = AVIF_RANGE_FULL;
-    if (metadata != NULL && metadata->exif != NULL) avifImageSetMetadataExif(w->image, metadata->exif, metadata->exif_length);
+    if (metadata != NULL && metadata->exif != NULL) w->lib->avifImageSetMetadataExif(w->image, metadata->exif, metadata->exif_length);
     /* libavif 0.11 sets irot/imir from the EXIF Orientation it is given; they are ours to set
      * (apply_orientation), from the orientation of the rows. */
     w->image->transformFlags &= ~(avifTransformFlags)(AVIF_TRANSFORM_IROT | AVIF_TRANSFORM_IMIR);
-    if (metadata != NULL && metadata->xmp != NULL) avifImageSetMetadataXMP(w->image, metadata->xmp, metadata->xmp_length);
+    if (metadata != NULL && metadata->xmp != NULL) w->lib->avifImageSetMetadataXMP(w->image, metadata->xmp, metadata->xmp_length);
     *out = &w->base;
     return DR_OK;
 }

@@ -5,20 +5,23 @@ import Foundation
 import XCTest
 
 /// cairo, Pango, librsvg (with GLib) and libpq are opened with dlopen only when a chain draws or
-/// a cluster connects: a process that only resizes maps none of them (each costs memory in
+/// a cluster connects, libavif (with rav1e, SVT-AV1, dav1d…) only for a 10-bit AVIF output: a
+/// process that only resizes maps none of them (each costs memory in
 /// every process otherwise). Checked on the real binary, with glibc's loader telling which
 /// files it maps (LD_DEBUG=files) and with the daemon's /proc/PID/maps.
 final class LazyLibrariesEndToEndTests: XCTestCase {
     /// The libraries that must stay out of a process that does not draw.
-    private let lazy = ["libcairo", "libpango", "librsvg", "libpq", "libglib-2.0", "libgobject", "libharfbuzz", "libfontconfig", "libxml2"]
+    private let lazy = ["libcairo", "libpango", "librsvg", "libpq", "libglib-2.0", "libgobject", "libharfbuzz", "libfontconfig", "libxml2",
+                        "libavif", "librav1e", "libSvtAv1Enc", "libgav1"]
 
     /// `darkroom process` with LD_DEBUG=files: the files the loader mapped, and the output.
-    private func process(_ chain: String, _ s: Scratch) throws -> (status: Int32, mapped: [String], stderr: String) {
+    private func process(_ chain: String, _ s: Scratch, output: String = "out.png", options: [String] = [])
+        throws -> (status: Int32, mapped: [String], stderr: String) {
         s.makeFolder("in")
         s.writeInPlace("in/photo.png", try picture(width: 96, height: 64, format: .png))
         let child = Process()
         child.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
-        child.arguments = ["process", "--chain", chain, s.path("in/photo.png"), "-o", s.path("out.png")]
+        child.arguments = ["process", "--chain", chain, s.path("in/photo.png"), "-o", s.path(output)] + options
         var environment = ProcessInfo.processInfo.environment
         environment["LD_DEBUG"] = "files"
         child.environment = environment
@@ -46,6 +49,18 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         }
         let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.png")))
         XCTAssertEqual([info.width, info.height], [48, 32])
+    }
+
+    /// An 8-bit AVIF (libheif) leaves libavif closed; a 10-bit one opens it and is 10-bit.
+    func testOnlyATenBitAVIFOpensLibavif() throws {
+        let s = Scratch()
+        let eight = try process("resize width=48", s, output: "eight.avif")
+        XCTAssertEqual(eight.status, 0, eight.stderr.suffix(2000).description)
+        XCTAssertFalse(eight.mapped.contains { $0.hasPrefix("libavif") }, "\(eight.mapped)")
+        let ten = try process("resize width=48", s, output: "ten.avif", options: ["--bit-depth", "10"])
+        XCTAssertEqual(ten.status, 0, ten.stderr.suffix(2000).description)
+        XCTAssertTrue(ten.mapped.contains("libavif.so.15"), "\(ten.mapped)")
+        XCTAssertEqual(try ImageCodec.readInfo(try XCTUnwrap(s.read("ten.avif"))).bitDepth, 10)
     }
 
     /// A gradient opens cairo (and draws with it); text opens Pango too; neither opens libpq.
