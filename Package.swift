@@ -38,8 +38,11 @@ let package = Package(
         // dlopen on first use, its headers only at build time (Debian libpng-dev, libjpeg-dev,
         // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libheif-dev, libavif-dev;
         // scripts/install-deps.sh installs them).
+        // Opening a library with dlopen on first use, for the libraries only some jobs need.
+        .target(name: "CSharedLibrary", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "CDarkroomCodecs",
+            dependencies: ["CSharedLibrary"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
                              .linkedLibrary("tiff"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
                              .linkedLibrary("webpmux"), .linkedLibrary("heif")]
@@ -50,7 +53,7 @@ let package = Package(
         // PostgreSQL's client library, for cluster mode (`cluster:` in the config), opened with
         // dlopen when a cluster connects, so a daemon without `cluster:` never maps it (Debian
         // libpq-dev for the header, libpq5 at run time).
-        .target(name: "CPostgres"),
+        .target(name: "CPostgres", dependencies: ["CSharedLibrary"]),
         // Leases, extended attributes, rename without replacing: glibc, behind _GNU_SOURCE.
         .systemLibrary(name: "CLinuxFiles"),
         // Drawing: cairo (paths, gradients, operators), Pango over cairo (text), librsvg (SVG)
@@ -59,7 +62,7 @@ let package = Package(
         // (Sources/CDarkroomDraw/libraries.h): nothing links them, so a process that never draws
         // maps none of them. Their headers only, hence include flags and no pkgConfig.
         .systemLibrary(name: "CCairo"),
-        .target(name: "CDarkroomDraw",
+        .target(name: "CDarkroomDraw", dependencies: ["CSharedLibrary"],
                 cSettings: [.unsafeFlags(includeFlags(pkgConfig: "cairo", "pangocairo", "librsvg-2.0"))]),
         // Integer inner loops of the filter core (SIMD intrinsics); no library.
         .target(name: "CDarkroomKernels"),

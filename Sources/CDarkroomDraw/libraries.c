@@ -1,58 +1,28 @@
 #include "libraries.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+
+#include "darkroom_shared_library.h"
 
 struct dr_functions dr_fn;
 
-/* One shared library: its SONAME (never the unversioned name, which only the -dev package
-   installs), the Debian package that holds it (for the error message), and how its loading went. */
-struct library {
-    const char *soname, *package;
-    pthread_once_t once;
-    int failed;
-    char error[400];
-};
-
-enum { CAIRO, GLIB, GOBJECT, PANGO, PANGOCAIRO, RSVG, LIBRARY_COUNT };
-
 /* The SONAMEs are also what scripts/build-deb.sh reads from the binary to list the package's
    Depends (dpkg-shlibdeps cannot see dlopened libraries): keep them whole string literals. */
-static struct library libraries[LIBRARY_COUNT] = {
-    [CAIRO] = {"libcairo.so.2", "libcairo2", PTHREAD_ONCE_INIT, 0, ""},
-    [GLIB] = {"libglib-2.0.so.0", "libglib2.0-0", PTHREAD_ONCE_INIT, 0, ""},
-    [GOBJECT] = {"libgobject-2.0.so.0", "libglib2.0-0", PTHREAD_ONCE_INIT, 0, ""},
-    [PANGO] = {"libpango-1.0.so.0", "libpango-1.0-0", PTHREAD_ONCE_INIT, 0, ""},
-    [PANGOCAIRO] = {"libpangocairo-1.0.so.0", "libpangocairo-1.0-0", PTHREAD_ONCE_INIT, 0, ""},
-    [RSVG] = {"librsvg-2.so.2", "librsvg2-2", PTHREAD_ONCE_INIT, 0, ""},
+enum { CAIRO, GLIB, GOBJECT, PANGO, PANGOCAIRO, RSVG, LIBRARY_COUNT };
+static dr_shared_library libraries[LIBRARY_COUNT] = {
+    [CAIRO] = DR_SHARED_LIBRARY("libcairo.so.2", "libcairo2"),
+    [GLIB] = DR_SHARED_LIBRARY("libglib-2.0.so.0", "libglib2.0-0"),
+    [GOBJECT] = DR_SHARED_LIBRARY("libgobject-2.0.so.0", "libglib2.0-0"),
+    [PANGO] = DR_SHARED_LIBRARY("libpango-1.0.so.0", "libpango-1.0-0"),
+    [PANGOCAIRO] = DR_SHARED_LIBRARY("libpangocairo-1.0.so.0", "libpangocairo-1.0-0"),
+    [RSVG] = DR_SHARED_LIBRARY("librsvg-2.so.2", "librsvg2-2"),
 };
 
-/* dlopen'ed for good (never dlclose'd: GLib's type system cannot be unloaded). RTLD_LOCAL
-   keeps their symbols out of the process's global scope. */
-static void *open_library(struct library *lib) {
-    void *handle = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(lib->error, sizeof lib->error, "cannot load %s (install the Debian package %s): %s", lib->soname,
-                 lib->package, why ? why : "not found");
-        lib->failed = 1;
-    }
-    return handle;
-}
-
-#define DR_RESOLVE(name)                                                                          \
-    if (!(dr_fn.name = (__typeof__(dr_fn.name))dlsym(handle, #name))) {                           \
-        snprintf(lib->error, sizeof lib->error, "%s has no function " #name " (install a newer %s)", \
-                 lib->soname, lib->package);                                                      \
-        lib->failed = 1;                                                                          \
-        return;                                                                                   \
-    }
+#define DR_RESOLVE(name) DR_LIBRARY_RESOLVE(lib, handle, dr_fn, name)
 
 /* load_CAIRO, load_GLIB, …: open one library and look up every function of its list. */
 #define DR_LOADER(id, FUNCTIONS)                  \
     static void load_##id(void) {                 \
-        struct library *lib = &libraries[id];     \
-        void *handle = open_library(lib);         \
+        dr_shared_library *lib = &libraries[id];  \
+        void *handle = dr_shared_library_open(lib); \
         if (!handle) return;                      \
         FUNCTIONS(DR_RESOLVE)                     \
     }
@@ -70,10 +40,7 @@ static void (*const loaders[LIBRARY_COUNT])(void) = {
 
 /* Loads library `id` once per process (later calls cost one pthread_once check). */
 static int load(int id, char *msg, size_t msg_size) {
-    pthread_once(&libraries[id].once, loaders[id]);
-    if (!libraries[id].failed) return 0;
-    if (msg && msg_size) snprintf(msg, msg_size, "%s", libraries[id].error);
-    return -1;
+    return dr_shared_library_load(&libraries[id], loaders[id], NULL, msg, msg_size);
 }
 
 int dr_draw_load(int needs, char *msg, size_t msg_size) {
