@@ -7,9 +7,9 @@
 /// same `v / 255` the decoder's float rows hold), so the output is the float path's bit for bit
 /// (`ChannelTableTests`). libvips' `maplut` works this way on uchar images.
 ///
-/// Other sources (16-bit, with alpha, or not handing out 8-bit rows) take ``render(_:into:)``:
-/// the rows copied and the program applied, as the node before would have.
-struct ChannelTableKernel: RGB8InputKernel {
+/// Other sources (16-bit, with alpha, or not handing out 8-bit rows) take ``PointProgramPass``'s
+/// float pass: the rows copied and the program applied, as the node before would have.
+struct ChannelTableKernel: RGB8InputKernel, PointProgramPass {
     let size: Size
     let program: PointProgram
     /// R's 256 results, then G's, then B's.
@@ -23,22 +23,7 @@ struct ChannelTableKernel: RGB8InputKernel {
         tables = (0..<3).flatMap { c in ramp.map { $0[c] } }
     }
 
-    var outputSize: Size { size }
-    var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
-    var preservesOpacity: Bool { program.preservesOpacity }
-    var preservesGrey: Bool { program.preservesGrey }
     var acceptsRGB8Input: Bool { true }
-
-    func inputRegions(for output: Rect) -> [Rect] { [output] }
-
-    func render(_ inputs: [RegionView], into target: RegionTarget) {
-        let r = target.rect
-        for y in r.y..<r.maxY {
-            let out = target.pointer(r.x, y)
-            out.update(from: inputs[0].pointer(r.x, y), count: r.width)
-            program.apply(out, count: r.width)
-        }
-    }
 
     func render(rgb8 input: RGB8RegionView, into target: RegionTarget) {
         let r = target.rect

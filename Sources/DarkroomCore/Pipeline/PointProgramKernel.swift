@@ -1,9 +1,12 @@
-/// Fused point filters as a pass of their own: where a plan needs them between two of its
-/// steps (a sub-chain's colour filters inside a `group`), not after a node that can carry them.
-struct PointProgramKernel: PixelKernel {
-    let size: Size
-    let program: PointProgram
+/// A kernel that applies fused point filters to its one input, pixel for pixel: the rows are
+/// copied and the program applied. ``PointProgramKernel`` is only that; ``ChannelTableKernel``
+/// adds its 8-bit table path beside it.
+protocol PointProgramPass: PixelKernel {
+    var size: Size { get }
+    var program: PointProgram { get }
+}
 
+extension PointProgramPass {
     var outputSize: Size { size }
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
     var preservesOpacity: Bool { program.preservesOpacity }
@@ -19,4 +22,11 @@ struct PointProgramKernel: PixelKernel {
             program.apply(out, count: r.width)
         }
     }
+}
+
+/// Fused point filters as a pass of their own: where a plan needs them between two of its
+/// steps (a sub-chain's colour filters inside a `group`), not after a node that can carry them.
+struct PointProgramKernel: PointProgramPass {
+    let size: Size
+    let program: PointProgram
 }
