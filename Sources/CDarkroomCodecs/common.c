@@ -280,7 +280,7 @@ dr_status dr_writer_end(dr_writer *w, size_t *length, char *message, size_t capa
     *length = 0;
     if (w->end != NULL) return w->end(w, length, message, capacity);
     dr_status status = w->finish(w, &w->ended, message, capacity);
-    if (status == DR_OK) *length = w->ended.length;
+    if (status == DR_OK) *length = w->sink.to_file ? (size_t)w->sink.length : w->ended.length;
     return status;
 }
 

@@ -344,38 +344,45 @@ void dr_jpeg_reader_close(dr_reader *base) { jpeg_reader_free((jpeg_reader *)bas
 
 /* ---- writer ---- */
 
-/* A destination manager that appends to a dr_buffer through a fixed staging block. */
+/* A destination manager that hands a fixed staging block to the writer's sink (memory, or
+ * the output's file) each time libjpeg fills it. */
 typedef struct {
     struct jpeg_destination_mgr pub;
-    dr_buffer *out;
+    dr_sink *sink;
     JOCTET block[65536];
-} buffer_destination;
+} sink_destination;
 
 static void dest_init(j_compress_ptr cinfo) {
-    buffer_destination *d = (buffer_destination *)cinfo->dest;
+    sink_destination *d = (sink_destination *)cinfo->dest;
     d->pub.next_output_byte = d->block;
     d->pub.free_in_buffer = sizeof d->block;
 }
 
+static void dest_put(j_compress_ptr cinfo, size_t n) {
+    sink_destination *d = (sink_destination *)cinfo->dest;
+    char reason[160] = "";
+    dr_status status = dr_sink_put(d->sink, d->block, n, reason, sizeof reason);
+    if (status != DR_OK) fail_with((j_common_ptr)cinfo, status, reason);
+}
+
 static boolean dest_empty(j_compress_ptr cinfo) {
-    buffer_destination *d = (buffer_destination *)cinfo->dest;
-    if (!dr_buffer_append(d->out, d->block, sizeof d->block)) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    sink_destination *d = (sink_destination *)cinfo->dest;
+    dest_put(cinfo, sizeof d->block);
     d->pub.next_output_byte = d->block;
     d->pub.free_in_buffer = sizeof d->block;
     return TRUE;
 }
 
 static void dest_term(j_compress_ptr cinfo) {
-    buffer_destination *d = (buffer_destination *)cinfo->dest;
-    size_t used = sizeof d->block - d->pub.free_in_buffer;
-    if (!dr_buffer_append(d->out, d->block, used)) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    sink_destination *d = (sink_destination *)cinfo->dest;
+    dest_put(cinfo, sizeof d->block - d->pub.free_in_buffer);
 }
 
 typedef struct {
     dr_writer base; /* first: the generic writer */
     struct jpeg_compress_struct cinfo;
     error_context errors;
-    buffer_destination dest;
+    sink_destination dest;
     dr_buffer out;
 } jpeg_writer;
 
@@ -402,7 +409,8 @@ dr_status dr_jpeg_writer_open(int width, int height, const dr_jpeg_write_options
     w->base.write_rows = dr_jpeg_write_rows;
     w->base.finish = dr_jpeg_writer_finish;
     w->base.close = dr_jpeg_writer_close;
-    w->dest.out = &w->out;
+    dr_sink_init(&w->base.sink, &w->out, options->to_file, options->fd);
+    w->dest.sink = &w->base.sink;
     w->dest.pub.init_destination = dest_init;
     w->dest.pub.empty_output_buffer = dest_empty;
     w->dest.pub.term_destination = dest_term;
