@@ -50,6 +50,41 @@ static void down_avx2(const float *const *rows, size_t o, const float *w, int h,
         _mm_storeu_ps(out + i, s);
     }
 }
+/* The pass across: down_avx2's sums in the same order, the taps 4·k floats either side of the
+ * same row computed rather than loaded from a table of row pointers (two loads fewer per tap,
+ * and loads are what the loop waits on). */
+__attribute__((target("avx2,fma")))
+static void across_avx2(const float *in, const float *w, int h, int count, float *out) {
+    const int n = 4 * count;
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const float *c = in + i;
+        __m256 c0 = _mm256_set1_ps(w[0]);
+        __m256 s0 = _mm256_mul_ps(c0, _mm256_loadu_ps(c));
+        __m256 s1 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 8));
+        __m256 s2 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 16));
+        __m256 s3 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 24));
+        for (int k = 1; k <= h; k++) {
+            const __m256 wk = _mm256_set1_ps(w[k]);
+            const float *b = c - 4 * k, *a = c + 4 * k;
+            s0 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b), _mm256_loadu_ps(a)), s0);
+            s1 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 8), _mm256_loadu_ps(a + 8)), s1);
+            s2 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 16), _mm256_loadu_ps(a + 16)), s2);
+            s3 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 24), _mm256_loadu_ps(a + 24)), s3);
+        }
+        _mm256_storeu_ps(out + i, s0);
+        _mm256_storeu_ps(out + i + 8, s1);
+        _mm256_storeu_ps(out + i + 16, s2);
+        _mm256_storeu_ps(out + i + 24, s3);
+    }
+    for (; i < n; i += 4) {
+        __m128 s = _mm_mul_ps(_mm_set1_ps(w[0]), _mm_loadu_ps(in + i));
+        for (int k = 1; k <= h; k++)
+            s = _mm_fmadd_ps(_mm_set1_ps(w[k]), _mm_add_ps(_mm_loadu_ps(in + i - 4 * k), _mm_loadu_ps(in + i + 4 * k)), s);
+        _mm_storeu_ps(out + i, s);
+    }
+}
+
 /* 8-bit samples to floats, unscaled (the weights carry the 1/255). */
 __attribute__((target("avx2,fma")))
 static void widen_avx2(const uint8_t *s, int n, float *d) {
@@ -151,16 +186,10 @@ static int has_avx2_fma(void) {
 #endif
 }
 
-/* Taps to each side up to which the pass across runs on the vector code (sigma up to about 68). */
-enum { ACROSS_REACH = 256 };
-
 void dr_blur_across(const float *in, const float *weights, int h, int count, float *out) {
 #if defined(__x86_64__)
-    if (h <= ACROSS_REACH && has_avx2_fma()) {
-        /* Across is down over "rows" that are the same row shifted by whole pixels. */
-        const float *shifted[2 * ACROSS_REACH + 1];
-        for (int k = -h; k <= h; k++) shifted[h + k] = in + 4 * k;
-        down_avx2(shifted, 0, weights, h, count, out);
+    if (has_avx2_fma()) {
+        across_avx2(in, weights, h, count, out);
         return;
     }
 #endif
