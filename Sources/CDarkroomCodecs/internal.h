@@ -116,6 +116,14 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
 dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                               dr_info *info, dr_reader **reader, char *message, size_t capacity);
 
+/* The in-place readers behind dr_read_info_file and dr_reader_open_file (tiff.c, jpeg.c). */
+dr_status dr_tiff_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
+dr_status dr_tiff_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                   dr_reader **reader, char *message, size_t capacity);
+dr_status dr_jpeg_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
+dr_status dr_jpeg_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                   dr_reader **reader, char *message, size_t capacity);
+
 /* Sets the reader's delivered size to the crop window of a whole-image read (TIFF, WebP,
  * HEIF) and gives the window's top-left corner in the stored image. */
 void dr_reader_window(dr_reader *reader, const dr_read_options *options, const dr_info *info, int *x, int *y);

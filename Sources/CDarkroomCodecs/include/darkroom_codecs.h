@@ -13,8 +13,8 @@
  * Both libraries report fatal errors by longjmp. Every function here that calls into them
  * arms its own setjmp first, so a longjmp never crosses into Swift: each returns a dr_status
  * and writes a human-readable message into the caller's buffer. Once a reader or writer has
- * failed it stays failed; the caller closes it. Input is in memory (a TIFF may be read through
- * its descriptor); output is in memory, or (JPEG, PNG, TIFF) written into a descriptor the caller
+ * failed it stays failed; the caller closes it. Input is in memory (a TIFF or a JPEG may be read
+ * through its descriptor); output is in memory, or (JPEG, PNG, TIFF) written into a descriptor the caller
  * opened, as the encoder makes it. Swift does the rest of the file I/O.
  */
 
@@ -143,11 +143,11 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
                          dr_info *info, dr_reader **reader, char *message, size_t message_capacity);
 
 /*
- * The same for a TIFF read in place: through the open descriptor `fd` (pread, at no particular
- * offset, so the descriptor's own offset is left alone), `length` bytes long, strip by strip
- * (or a row of tiles at a time) as rows are asked for, so a large scan is never held whole.
- * Read rows with dr_reader_read_rows and NULL bytes. Other formats are refused (DR_UNSUPPORTED):
- * they are read from memory.
+ * The same for a TIFF or a JPEG read in place: through the open descriptor `fd` (pread, at no
+ * particular offset, so the descriptor's own offset is left alone), `length` bytes long, a TIFF
+ * strip by strip (or a row of tiles at a time) as rows are asked for, a JPEG 64 KB at a time as
+ * libjpeg asks, so the file is never held whole. Read rows with dr_reader_read_rows and NULL
+ * bytes. Other formats are refused (DR_UNSUPPORTED): they are read from memory.
  */
 dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t message_capacity);
 dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
