@@ -12,9 +12,11 @@
  * A grid HEIC (a phone's: 512×512 tiles) already decodes several tiles at once in libheif;
  * each tile's decoder then has its workers too, which costs a few thread starts per tile.
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "internal.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,8 +42,10 @@ static void hevc_deinit(void) { de265_free(); }
 /* Above libheif's own libde265 plugin (priority 100), so libheif picks this one for HEVC. */
 static int hevc_supports(enum heif_compression_format format) { return format == heif_compression_HEVC ? 200 : 0; }
 
+/* The cores this process may run on (taskset, systemd's CPUAffinity=), else those online. */
 static int worker_count(void) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
     return cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
 }
 
