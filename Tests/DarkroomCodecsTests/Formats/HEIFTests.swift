@@ -61,6 +61,23 @@ final class HEIFTests: XCTestCase {
         }
     }
 
+    /// Every chroma layout reaches the reader as libheif's R, G and B planes: 4:4:4 and 4:2:2
+    /// (heif-enc's chroma option), monochrome (a grey PNG makes a 4:0:0 HEIC) and RGB coded
+    /// directly (matrix 0) decode as heif-convert decodes them.
+    func testEveryChromaLayoutDecodesLikeHeifConvert() throws {
+        let folder = TemporaryFolder()
+        let png = try FormatTools.png(FormatTools.picture(width: 160, height: 120), "in.png", in: folder)
+        try FormatTools.run(FormatTools.vips, ["colourspace", png, folder.file("grey.png"), "b-w"])
+        let cases = [("444.heic", ["-p", "chroma=444", png]), ("422.heic", ["-p", "chroma=422", png]),
+                     ("grey.heic", [folder.file("grey.png")]), ("rgb.heic", ["--matrix_coefficients=0", png])]
+        for (name, arguments) in cases {
+            try FormatTools.run(FormatTools.heifEnc, ["-q", "80"] + arguments + ["-o", folder.file(name)])
+            try FormatTools.run(FormatTools.heifConvert, [folder.file(name), folder.file(name + ".png")])
+            let image = try FormatTools.decode(folder.file(name)).image
+            XCTAssertEqual(maxDifference(image, try FormatTools.decode(folder.file(name + ".png")).image), 0, name)
+        }
+    }
+
     /// libheif cannot stop a decode, but it reads each coded item (a grid's tiles one by one)
     /// just before decoding it, and darkroom's reader refuses those reads once the job's
     /// deadline has passed: the decode ends as a timeout, while the header (read before) is
