@@ -27,12 +27,14 @@ final class AreaFilterReferenceTests: XCTestCase {
     }
 
     /// `median radius=r` is `vips rank` over the (2r + 1)² window at its middle index: medians are
-    /// input values, so the results are identical inside (vips has its own rule at the border).
+    /// input values, so the results are identical inside (vips has its own rule at the border),
+    /// for the sorting network (3×3) and the sliding sorted window (5×5 to 13×13) alike.
     /// The image goes to vips as float: libvips before 8.17 gets uchar windows wider than 3×3
     /// wrong on its histogram path (libvips issue 4609, an off-by-one fixed in PR 4610).
     func testMedianIsVipsRankAtTheMiddle() throws {
-        let image = eightBit(TestImage.texture(width: 47, height: 39))
-        for r in [1, 2, 3] {
+        // 8-bit values (many ties) at every width, and float values (no ties) once.
+        let texture = TestImage.texture(width: 47, height: 39)
+        for (image, r) in [1, 2, 3, 6].map({ (eightBit(texture), $0) }) + [(texture, 2)] {
             let n = 2 * r + 1
             let ours = try regionFilter("median radius=\(r)").apply(to: image, executor: smallTiles)
             let vips = try ExternalTool.vips.run(image, inputFormat: .pfm, outputFormat: .pfm,
