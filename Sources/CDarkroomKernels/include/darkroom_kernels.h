@@ -53,6 +53,15 @@ void dr_blur_down(const float *const *rows, int rowCount, const float *weights, 
 void dr_median3_row(const float *above, const float *row, const float *below, int count, float *out);
 
 /*
+ * The bilateral filter for `count` float RGBA pixels: rows[k] (k < 2·reach + 1) points at the
+ * pixel `reach` left of the first output's column in row y − reach + k. Each neighbour weighs
+ * spatial[k · side + dx] × exp(rangeScale × |RGB difference from the centre|²); the output is
+ * the weighted mean (alpha included). `weights` is scratch for 2·reach + 1 floats.
+ */
+void dr_bilateral_row(const float *const *rows, int reach, const float *spatial, float rangeScale, int count,
+                      float *weights, float *out);
+
+/*
  * The median of each channel over the (2·radius + 1)² square, for `count` float RGBA pixels:
  * rows[k] (k < 2·radius + 1) points at the pixel `radius` left of the first output's column in
  * the k-th row of the square (each is read for count + 2·radius pixels). `window` is scratch
