@@ -89,6 +89,9 @@ dr_status dr_webp_read_info(const unsigned char *bytes, size_t length, dr_info *
                             char *message, size_t capacity);
 dr_status dr_webp_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                               dr_info *info, dr_reader **reader, char *message, size_t capacity);
+/* Registers darkroom's HEVC decoder (libde265 with a worker per core) with libheif, once;
+ * called before any libheif decode (heif_hevc.c). */
+void dr_heif_register_decoders(void);
 dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                             char *message, size_t capacity);
 dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
