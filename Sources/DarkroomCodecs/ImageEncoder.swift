@@ -26,6 +26,20 @@ public struct ImageEncoder: StripSink {
                 initialized = rowBytes * r.height
             }
         }
+
+        /// 8-bit RGB samples, flattened or not (an opaque pixel is itself over white), are the
+        /// rows as they come.
+        public var takesRGB8Rows: Bool { layout == .rgb || layout == .rgbOverWhite }
+
+        public func prepare(rgb8 rows: RGB8RegionView) -> [UInt8] {
+            let r = rows.rect, rowBytes = 3 * r.width
+            return [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
+                for y in r.y..<r.maxY {
+                    (buffer.baseAddress! + (y - r.y) * rowBytes).update(from: rows.pointer(r.x, y), count: rowBytes)
+                }
+                initialized = rowBytes * r.height
+            }
+        }
     }
 
     public let quantiser: Quantiser
