@@ -207,6 +207,24 @@ func eventually(seconds: Double = 30, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
+/// Polls `condition` until it holds, for as long as `progress` keeps changing: gives up only
+/// when it has not changed for `stalled` seconds (or after `limit`). For work whose amount is
+/// known but whose speed follows the machine's load (thousands of files), so a slow machine
+/// is waited for and a stuck daemon still fails.
+@discardableResult
+func eventually(whileProgressing progress: () -> Int, stalled: Double = 20, limit: Double = 600,
+                _ condition: () -> Bool) -> Bool {
+    let start = Date()
+    var last = progress(), lastChange = Date()
+    while Date().timeIntervalSince(lastChange) < stalled, Date().timeIntervalSince(start) < limit {
+        if condition() { return true }
+        usleep(50_000)
+        let now = progress()
+        if now != last { last = now; lastChange = Date() }
+    }
+    return condition()
+}
+
 /// A generated picture as PNG or JPEG bytes.
 func picture(width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
     let image = Image(width: width, height: height) { x, y in
