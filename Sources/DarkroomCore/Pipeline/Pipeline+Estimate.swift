@@ -6,11 +6,8 @@ extension Pipeline {
     ///
     /// The formula, node by node from the output up (bands of B rows; ``BandPlan`` and ``BandSizes``
     /// give each band's uses and bytes, padding and 8-bit source rows included, as the run has them):
-    /// - Strips are claimed in order, at most `concurrency + readAhead` ahead of the encoder, and
-    ///   R = ``StripExecutor/rendersAtOnce`` are rendered at once (the other threads help with
-    ///   their bands' columns), each holding one output band: R output bands. With R = 1 only the
-    ///   oldest unfinished strip is in play (W = 1); with more, any W = `concurrency + readAhead`
-    ///   consecutive ones.
+    /// - Strips are claimed in order, at most W = `concurrency + readAhead` ahead of the
+    ///   encoder, and each rendering thread holds one output band: `concurrency` output bands.
     /// - A band lives from its first use to its last. If at most W consecutive bands of a
     ///   consumer are in play (started, and not all of their inputs' uses done), the input bands
     ///   alive lie in the union of the rows those W bands read: the largest such union over the
@@ -24,8 +21,7 @@ extension Pipeline {
     ///   moment only the bands whose lifetime spans the strips in play are counted; the estimate
     ///   is the largest total over the moments, each node held to the smaller of the two bounds.
     /// - Scratch that kernels' views copy (a zero row past a transparent edge, rows read past
-    ///   the padding): each of the R strips may hold one call's worth for every node at once
-    ///   (a thread helping with pieces uses the views of the thread computing the band).
+    ///   the padding): each rendering thread may hold one call's worth for every node at once.
     ///
     /// - Parameter compactSource: whether the source hands out its 8-bit RGB rows (the codecs'
     ///   decoders do): an 8-bit opaque source's bands then take 3 bytes a pixel, not 16.
@@ -36,12 +32,8 @@ extension Pipeline {
         let b = bandHeight, pixel = MemoryLayout<Pixel>.stride
         // Per kernel node and input: the input bands each of its bands reads.
         var reads = [[[ClosedRange<Int>?]]](repeating: [], count: nodes.count)
-        // Strips rendering at once, and how far apart they can be: with one, only the oldest
-        // unfinished strip; with more, anywhere in the encoder's window.
-        let rendering = executor.rendersAtOnce
-        let inPlay = rendering == 1 ? 1 : executor.concurrency + executor.readAhead
         var window = [Int](repeating: 0, count: nodes.count)
-        window[last] = inPlay
+        window[last] = executor.concurrency + executor.readAhead
         var scratchPerThread = 0
         for c in nodes.indices.reversed() {
             let node = nodes[c]
@@ -70,11 +62,11 @@ extension Pipeline {
                 scratchPerThread += scratch * pixel
             }
         }
-        let perStrip = stripNeeds(reads, concurrency: rendering)
+        let perStrip = stripNeeds(reads, concurrency: executor.concurrency)
         var fixed = 0
         var bound = [Int](repeating: 0, count: nodes.count)
         for (c, node) in nodes.enumerated() {
-            bound[c] = c == last ? min(rendering, window[last]) : min(window[c], perStrip?[c] ?? .max)
+            bound[c] = c == last ? min(executor.concurrency, window[last]) : min(window[c], perStrip?[c] ?? .max)
             switch node.producer {
             case .source:
                 if sizes.directStore != nil { bound[c] = 0 }  // the decoder writes into the compact copy
@@ -87,6 +79,7 @@ extension Pipeline {
         }
         // Bands alive at once: per node the smaller of its own bound and, at each moment, the
         // bands the strips in play can hold (``lifetimes``); the largest total over the moments.
+        let inPlay = executor.concurrency + executor.readAhead
         let alive = perStrip == nil ? nil : lifetimes(reads)
         let moments = alive.map { _ in BandPlan.bandCount(nodes[last].size.height, b) } ?? 1
         var worst = 0
@@ -105,7 +98,7 @@ extension Pipeline {
             }
             worst = max(worst, bytes)
         }
-        return fixed + worst + rendering * scratchPerThread
+        return fixed + worst + executor.concurrency * scratchPerThread
     }
 
     /// For each node, each band's first and last output strip (`born`, `death`): a band is
