@@ -69,17 +69,23 @@ extension PipelineRun {
                 return UnsafePointer(base + (y - k * bandHeight) * rgb8RowBytes + 3 * region.x)
             }
             let pixels = memory.pixels(bandPixels(n))
-            let start = Deadline.now()
-            var overreach = false
-            rows.withUnsafeBufferPointer { rows in
-                withUnsafeMutablePointer(to: &overreach) { flag in
-                    kernel.render(rgb8: RGB8RegionView(rect: region, rows: rows.baseAddress!, overreach: flag),
-                                  into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+            let image = Rect(size: pipeline.nodes[0].size)
+            let parts = pieces(of: rect, for: kernel, within: [region]) { [kernel.inputRegions(for: $0)[0].intersection(image)] }
+            let overreach = UnsafeMutablePointer<Bool>.allocate(capacity: parts.count)
+            overreach.initialize(repeating: false, count: parts.count)
+            defer { overreach.deallocate() }
+            let took = renderPieces(parts.count) { i in
+                let part = parts[i]
+                let partRegion = parts.count == 1 ? region : kernel.inputRegions(for: part)[0].intersection(image)
+                let partRows = (partRegion.y..<partRegion.maxY).map { rows[$0 - region.y] + 3 * (partRegion.x - region.x) }
+                partRows.withUnsafeBufferPointer { partRows in
+                    kernel.render(rgb8: RGB8RegionView(rect: partRegion, rows: partRows.baseAddress!, overreach: overreach + i),
+                                  into: RegionTarget(rect: part, origin: pixels + pads[n] + (part.x - rect.x), stride: strides[n]))
                 }
             }
-            try checkReads(overreach, of: kernel, node: n, output: pixels)
+            try checkReads((0..<parts.count).contains { overreach[$0] }, of: kernel, node: n, output: pixels)
             finish(n, pixels, rows: rect.height)
-            account(n, since: start)
+            account(n, nanoseconds: took)
             return pixels
         case .kernel(let kernel, let inputs):
             let regions = kernel.inputRegions(for: rect)
@@ -89,21 +95,42 @@ extension PipelineRun {
                 leases.append(try lease(input, regions[i], kernel.inputs[i].edge))
             }
             let pixels = memory.pixels(bandPixels(n))
-            let start = Deadline.now()
-            kernel.render(leases.map(\.view), into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
-            try checkReads(leases.contains { $0.overreach.pointee }, of: kernel, node: n, output: pixels)
+            let views = leases.map(\.view)
+            let parts = pieces(of: rect, for: kernel, within: regions) { kernel.inputRegions(for: $0) }
+            let overreach = UnsafeMutablePointer<Bool>.allocate(capacity: parts.count)
+            overreach.initialize(repeating: false, count: parts.count)
+            defer { overreach.deallocate() }
+            let took = renderPieces(parts.count) { i in
+                let part = parts[i], target = RegionTarget(rect: part, origin: pixels + pads[n] + (part.x - rect.x), stride: strides[n])
+                guard parts.count > 1 else { return kernel.render(views, into: target) }
+                let partRegions = kernel.inputRegions(for: part)
+                let rows = UnsafeMutablePointer<UnsafePointer<Pixel>>.allocate(capacity: max(partRegions.reduce(0) { $0 + $1.height }, 1))
+                defer { rows.deallocate() }
+                var offset = 0
+                let partViews = zip(views, partRegions).map { view, region in
+                    defer { offset += region.height }
+                    return view.subview(region, rows: rows + offset, overreach: overreach + i)
+                }
+                kernel.render(partViews, into: target)
+            }
+            try checkReads(leases.contains { $0.overreach.pointee } || (0..<parts.count).contains { overreach[$0] },
+                           of: kernel, node: n, output: pixels)
             finish(n, pixels, rows: rect.height)
-            account(n, since: start)
+            account(n, nanoseconds: took)
             return pixels
         case .randomAccess(let kernel, let input, _):
             let region = kernel.inputRegions(for: rect)[0]
             let inputHeight = pipeline.nodes[input].size.height
             try fill(n, from: input, through: min(max(region.maxY, 0), inputHeight))
             let pixels = memory.pixels(bandPixels(n))
-            let start = Deadline.now()
-            kernel.render(from: stores[n]!, into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+            let store = stores[n]!
+            let parts = pieces(of: rect, for: kernel, within: [region]) { [kernel.inputRegions(for: $0)[0]] }
+            let took = renderPieces(parts.count) { i in
+                let part = parts[i]
+                kernel.render(from: store, into: RegionTarget(rect: part, origin: pixels + pads[n] + (part.x - rect.x), stride: strides[n]))
+            }
             finish(n, pixels, rows: rect.height)
-            account(n, since: start)
+            account(n, nanoseconds: took)
             return pixels
         }
     }

@@ -47,6 +47,8 @@ final class PipelineRun: @unchecked Sendable {
     /// The kernel node that reads the source's bands as 8-bit RGB (``Pipeline/rgb8Reader``):
     /// the source's bands then hold `width × 3` bytes a row.
     let rgb8Reader: Int?
+    /// Threads that may render this run's strips: a band is cut into pieces for them.
+    let threads: Int
 
     // Guarded by `condition`.
     var states: [[BandState]]
@@ -60,11 +62,14 @@ final class PipelineRun: @unchecked Sendable {
     var sourceFreedPrefix = 0
     var storeFilled: [Int]
     var storeBusy: [Bool]
+    /// Kernel calls whose column pieces other threads may take (``renderPieces(_:_:)``).
+    var offered = [Pieces]()
     /// The first error any thread met; every thread stops at its next step.
     private(set) var failure: (any Error)?
 
-    init(_ pipeline: Pipeline, source: any RowSource, deadline: Deadline?) {
+    init(_ pipeline: Pipeline, source: any RowSource, deadline: Deadline?, threads: Int = 1) {
         self.pipeline = pipeline
+        self.threads = threads
         self.source = source
         self.deadline = deadline
         bandHeight = pipeline.bandHeight
@@ -140,6 +145,13 @@ final class PipelineRun: @unchecked Sendable {
         condition.lock()
         nanoseconds[n] += end - start
         if n == 0 { decoding.record(from: start, to: end) }
+        condition.unlock()
+    }
+
+    /// Adds `took` to kernel node `n`'s time (pieces rendered by several threads).
+    func account(_ n: Int, nanoseconds took: UInt64) {
+        condition.lock()
+        nanoseconds[n] += took
         condition.unlock()
     }
 
