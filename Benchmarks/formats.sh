@@ -10,11 +10,16 @@
 #                    own avifenc with the settings darkroom gives libavif (the files are identical)
 #   tiff 50 %      — a 16-bit LZW TIFF scan of 8000×6000 resized to 50 % (Lanczos3), written as an
 #                    uncompressed 16-bit TIFF by both
-# Prints medians, darkroom's ratios, and the output files' sizes. RUNS (default 3) runs each.
+# Prints medians, darkroom's ratios, and the output files' sizes. RUNS (default 3) runs each;
+# ONLY=WORD runs only the jobs whose title holds WORD (e.g. ONLY=heic).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 source Benchmarks/bench_lib.sh  # $work, $darkroom, $im; bench, big_jpeg
+if [[ -n ${ONLY:-} ]]; then
+  eval "$(declare -f bench | sed '1s/^bench /bench_every /')"
+  bench() { [[ $1 != *"$ONLY"* ]] || bench_every "$@"; }
+fi
 
 # Photo-like inputs: fractal plasma plus grain, as run.sh makes them.
 photo() { # WIDTH HEIGHT SEED OUT

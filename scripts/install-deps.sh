@@ -11,6 +11,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test
           libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
           libtiff-dev libwebp-dev libheif-dev  # TIFF, WebP, HEIF/AVIF in and out (libheif brings libde265, libaom, x265)
+          libde265-dev         # HEVC decoding on every core (a libheif decoder plugin, heif_hevc.c)
           libavif-dev          # 10-bit AVIF out (libavif drives libaom where libheif 1.15 aborts)
           libavif-bin          # avifdec --info: the 10-bit AVIF tests' reference
           libtiff-tools webp libheif-examples  # tiffcp/tiffinfo, cwebp/dwebp/img2webp, heif-enc/heif-convert: the tests' references

@@ -7,7 +7,9 @@
  * delivered as 16-bit samples. An ICC profile ('prof'/'rICC') converts as in every format; an
  * nclx colour description with wide-gamut primaries (Display P3, BT.2020) and an sRGB or
  * BT.709 tone curve is turned into an equivalent ICC profile with Little CMS and converted the
- * same way. libheif returns errors as values; nothing longjmps or prints.
+ * same way. libheif returns errors as values; nothing longjmps or prints. HEVC is decoded by
+ * darkroom's libde265 plugin (heif_hevc.c: a worker thread per core, where libheif's own has
+ * one), and the picture is taken as libheif's RGB planes and interleaved row by row here.
  *
  * The job's deadline: libheif 1.15 has no way to stop a decode, but it reads each coded item
  * (a grid tile's HEVC/AV1 data, or the whole picture's) through the reader it was given, just
@@ -254,6 +256,7 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
     struct heif_context *context;
     struct heif_image_handle *handle;
     heif_input input = {.bytes = bytes, .length = length};
+    dr_heif_register_decoders();
     dr_status status = open_primary(&input, info, &context, &handle, message, capacity);
     if (handle != NULL) heif_image_handle_release(handle);
     heif_context_free(context);
@@ -265,9 +268,12 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
 typedef struct {
     dr_reader base; /* first: the generic reader */
     struct heif_image *image;
-    const unsigned char *plane;
-    int stride;
-    int bits;        /* per sample of the decoded plane: 8, 10 or 12 */
+    /* libheif's image as it leaves its decoding: one plane per channel (R, G, B, alpha). Asking
+     * for these planes, rather than interleaved RGB, spares libheif a second pass over the
+     * whole picture (and a second picture in memory): the rows are interleaved here. */
+    const unsigned char *planes[4];
+    int strides[4];
+    int bits;        /* per sample of the decoded planes: 8, 10 or 12 */
     int premultiplied;
     int next_row, crop_x, crop_y;
     uint64_t deadline_ns;
@@ -278,6 +284,29 @@ static void heif_reader_close(dr_reader *base) {
     if (r->image != NULL) heif_image_release(r->image);
     dr_color_converter_free(r->base.color);
     free(r);
+}
+
+/* One row of 8-bit planes interleaved (3 or 4 channels). */
+static void interleave_8(const void *const planes[4], int channels, size_t width, unsigned char *to) {
+    const unsigned char *r = planes[0], *g = planes[1], *b = planes[2], *a = planes[3];
+    if (channels == 3) {
+        for (size_t x = 0; x < width; x++, to += 3) { to[0] = r[x]; to[1] = g[x]; to[2] = b[x]; }
+    } else {
+        for (size_t x = 0; x < width; x++, to += 4) { to[0] = r[x]; to[1] = g[x]; to[2] = b[x]; to[3] = a[x]; }
+    }
+}
+
+/* One row of 10/12-bit planes (native-endian 16-bit words) interleaved at the full 16-bit range. */
+static void interleave_deep(const void *const planes[4], int channels, size_t width, int bits, unsigned char *to) {
+    uint16_t *o = (uint16_t *)(void *)to;
+    uint32_t max = (1u << bits) - 1;
+    for (int c = 0; c < channels; c++) {
+        const uint16_t *s = planes[c];
+        for (size_t x = 0; x < width; x++) {
+            uint32_t v = s[x] > max ? max : s[x];
+            o[x * (size_t)channels + (size_t)c] = (uint16_t)((v * 65535u + max / 2) / max);
+        }
+    }
 }
 
 static dr_status heif_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
@@ -292,21 +321,15 @@ static dr_status heif_read_rows(dr_reader *base, unsigned char *rows, size_t str
         return DR_CORRUPT;
     }
     int channels = r->base.channels;
+    size_t width = (size_t)r->base.width;
     for (int i = 0; i < count; i++, r->next_row++) {
         unsigned char *target = rows + stride * (size_t)i;
-        const unsigned char *src = r->plane + (size_t)r->stride * (size_t)(r->crop_y + r->next_row);
-        if (r->bits <= 8) {
-            memcpy(target, src + (size_t)r->crop_x * (size_t)channels, (size_t)r->base.width * (size_t)channels);
-        } else {
-            /* 10/12-bit little-endian samples to the full 16-bit range. */
-            const uint16_t *s = (const uint16_t *)(const void *)src + (size_t)r->crop_x * (size_t)channels;
-            uint16_t *o = (uint16_t *)(void *)target;
-            uint32_t max = (1u << r->bits) - 1;
-            for (size_t k = 0; k < (size_t)r->base.width * (size_t)channels; k++) {
-                uint32_t v = s[k] > max ? max : s[k];
-                o[k] = (uint16_t)((v * 65535u + max / 2) / max);
-            }
-        }
+        size_t y = (size_t)(r->crop_y + r->next_row);
+        const void *from[4] = {NULL, NULL, NULL, NULL};
+        for (int c = 0; c < channels; c++)
+            from[c] = r->planes[c] + (size_t)r->strides[c] * y + (size_t)r->crop_x * (r->bits <= 8 ? 1 : 2);
+        if (r->bits <= 8) interleave_8(from, channels, width, target);
+        else interleave_deep(from, channels, width, r->bits, target);
         if (r->premultiplied && channels == 4) dr_unpremultiply(target, (size_t)r->base.width, r->base.bytes_per_sample);
         if (r->base.color != NULL) dr_color_converter_rows(r->base.color, target, (size_t)r->base.width);
     }
@@ -318,6 +341,7 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
     struct heif_context *context;
     struct heif_image_handle *handle;
     heif_input input = {.bytes = bytes, .length = length};
+    dr_heif_register_decoders();
     dr_status status = open_primary(&input, info, &context, &handle, message, capacity);
     input.deadline_ns = options->deadline_ns; /* from here on, reads fetch coded image data */
     if (status == DR_OK && !dr_fits(info, options->max_pixels))
@@ -325,12 +349,9 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
     heif_reader *r = status == DR_OK ? calloc(1, sizeof *r) : NULL;
     if (status == DR_OK && r == NULL) status = DR_OUT_OF_MEMORY;
     if (status == DR_OK) {
-        int deep = info->bit_depth > 8;
-        enum heif_chroma chroma = info->has_alpha ? (deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA)
-                                                  : (deep ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB);
         struct heif_decoding_options *decoding = heif_decoding_options_alloc();
         if (decoding != NULL) decoding->convert_hdr_to_8bit = 0;
-        struct heif_error error = heif_decode_image(handle, &r->image, heif_colorspace_RGB, chroma, decoding);
+        struct heif_error error = heif_decode_image(handle, &r->image, heif_colorspace_RGB, heif_chroma_444, decoding);
         heif_decoding_options_free(decoding);
         if (error.code != heif_error_Ok && input.expired) {
             dr_set_message(message, capacity, "decoding ran past the time limit (HEIF: stopped before its next coded item)");
@@ -338,12 +359,16 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
         } else if (error.code != heif_error_Ok) {
             status = heif_failure(error, message, capacity);
         } else {
-            r->plane = heif_image_get_plane_readonly(r->image, heif_channel_interleaved, &r->stride);
-            r->bits = heif_image_get_bits_per_pixel_range(r->image, heif_channel_interleaved);
-            if (r->plane == NULL || heif_image_get_width(r->image, heif_channel_interleaved) != info->width ||
-                heif_image_get_height(r->image, heif_channel_interleaved) != info->height) {
-                dr_set_message(message, capacity, "HEIF: the decoded image does not match its header");
-                status = DR_CORRUPT;
+            static const enum heif_channel order[4] = {heif_channel_R, heif_channel_G, heif_channel_B, heif_channel_Alpha};
+            r->bits = heif_image_get_bits_per_pixel_range(r->image, heif_channel_R);
+            for (int c = 0; c < (info->has_alpha ? 4 : 3) && status == DR_OK; c++) {
+                r->planes[c] = heif_image_get_plane_readonly(r->image, order[c], &r->strides[c]);
+                if (r->planes[c] == NULL || heif_image_get_width(r->image, order[c]) != info->width ||
+                    heif_image_get_height(r->image, order[c]) != info->height ||
+                    heif_image_get_bits_per_pixel_range(r->image, order[c]) != r->bits) {
+                    dr_set_message(message, capacity, "HEIF: the decoded image does not match its header");
+                    status = DR_CORRUPT;
+                }
             }
         }
         r->premultiplied = heif_image_handle_is_premultiplied_alpha(handle);

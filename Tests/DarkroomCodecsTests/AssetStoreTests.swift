@@ -11,7 +11,7 @@ final class AssetStoreTests: XCTestCase {
 
     private func file(_ folder: TemporaryFolder, _ name: String, _ bytes: [UInt8]) -> String {
         let path = folder.file(name)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)), path)
         return path
     }
 

@@ -8,19 +8,24 @@ import XCTest
 /// (`rsvg-convert`) from SVG, and ImageMagick's `-draw`. White shapes on black, so a pixel's
 /// grey is its coverage.
 enum ShapeReferences {
-    /// `body` (SVG elements, drawn white on black) rendered by librsvg at `width` × `height`.
-    static func svg(_ body: String, width: Int, height: Int) throws -> [Float] {
+    /// `body` (SVG elements, drawn white on black) rendered by librsvg at `width` × `height`;
+    /// with `blur`, then blurred by ImageMagick's Gaussian of that sigma, drawn on a canvas
+    /// 4 sigma larger on every side first so that the blur near the edges sees the shapes
+    /// beyond them.
+    static func svg(_ body: String, width: Int, height: Int, blur sigma: Double = 0) throws -> [Float] {
         let folder = TemporaryFolder(prefix: "darkroom-svg")
+        let m = Int((4 * sigma).rounded(.up)), (cw, ch) = (width + 2 * m, height + 2 * m)
         let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">
-            <rect width="\(width)" height="\(height)" fill="black"/>
-            \(body)
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(cw)" height="\(ch)">
+            <rect width="\(cw)" height="\(ch)" fill="black"/>
+            <g transform="translate(\(m),\(m))">\(body)</g>
             </svg>
             """
         let input = try ReferenceTool.file(Array(svg.utf8), named: "shape.svg", in: folder)
         _ = try ReferenceTool.output(ReferenceTool.rsvgConvert, ["-o", folder.file("shape.png"), input])
-        _ = try ReferenceTool.output(ReferenceTool.convert, [folder.file("shape.png"), "-alpha", "off", "-colorspace", "Gray",
-                                                             "-depth", "8", folder.file("shape.pgm")])
+        let blur = sigma > 0 ? ["-gaussian-blur", "0x\(sigma)"] : []
+        _ = try ReferenceTool.output(ReferenceTool.convert, [folder.file("shape.png"), "-alpha", "off", "-colorspace", "Gray"] + blur
+                                     + ["-crop", "\(width)x\(height)+\(m)+\(m)", "+repage", "-depth", "8", folder.file("shape.pgm")])
         return try pgm(folder.bytes("shape.pgm"), width: width, height: height)
     }
 

@@ -135,19 +135,21 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
 
     /// With libcairo unreadable (an empty file bound over it, in a mount namespace of the test's
     /// own), a drawing chain is refused with the library and its Debian package named, a resize
-    /// still works; with libpq unreadable, a cluster node stops at once saying so.
+    /// still works; with libpq unreadable, a cluster node stops at once saying so; with libpq
+    /// replaced by a library that lacks its functions (zlib bound over it: what an older libpq
+    /// than darkroom was built for looks like to dlsym), the node names the missing function.
     func testAMissingLibraryIsNamedWithItsPackage() throws {
         guard getuid() == 0 else { throw TestEnvironment.unavailable("root, to bind-mount over a library in a mount namespace of its own") }
         let s = Scratch()
         s.makeFolder("in")
         s.writeInPlace("in/photo.png", try picture(width: 32, height: 24, format: .png))
         let binary = try DaemonProcess.binaryPath()
-        func hiding(_ soname: String, _ arguments: [String]) throws -> CommandResult {
+        func hiding(_ soname: String, under replacement: String = "/dev/null", _ arguments: [String]) throws -> CommandResult {
             // Where the loader finds it ("	libcairo.so.2 (libc6,x86-64) => /lib/…/libcairo.so.2").
             let cache = try runProgram("/sbin/ldconfig", ["-p"]).stdout.split(separator: "\n")
             let line = try XCTUnwrap(cache.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(soname + " ") }, "\(soname) installed")
             let file = URL(fileURLWithPath: String(line.split(separator: " ").last!)).resolvingSymlinksInPath().path
-            let command = (["mount", "--bind", "/dev/null", file, "&&", "exec", binary] + arguments)
+            let command = (["mount", "--bind", replacement, file, "&&", "exec", binary] + arguments)
                 .map { $0 == "&&" ? $0 : "'\($0)'" }.joined(separator: " ")
             return try runProgram("/usr/bin/unshare", ["--mount", "--propagation", "private", "sh", "-c", command])
         }
@@ -174,5 +176,12 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         let node = try hiding("libpq.so.5", ["run", "--config", s.path("config.yaml")])
         XCTAssertEqual(node.status, 1, node.stderr)
         XCTAssertTrue(node.stderr.contains("cluster mode needs libpq: cannot load libpq.so.5 (install the Debian package libpq5)"), node.stderr)
+
+        let zlib = try XCTUnwrap(try runProgram("/sbin/ldconfig", ["-p"]).stdout.split(separator: "\n")
+            .first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("libz.so.1 ") }?.split(separator: " ").last.map(String.init))
+        let old = try hiding("libpq.so.5", under: zlib, ["run", "--config", s.path("config.yaml")])
+        XCTAssertEqual(old.status, 1, old.stderr)
+        XCTAssertTrue(old.stderr.contains("cluster mode needs libpq: libpq.so.5 has no function PQ"), old.stderr)
+        XCTAssertTrue(old.stderr.contains("(install a newer libpq5)"), old.stderr)
     }
 }

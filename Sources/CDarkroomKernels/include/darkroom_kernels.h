@@ -52,4 +52,33 @@ void dr_blur_down(const float *const *rows, int rowCount, const float *weights, 
  */
 void dr_median3_row(const float *above, const float *row, const float *below, int count, float *out);
 
+/*
+ * The bilateral filter for `count` float RGBA pixels: rows[k] (k < 2·reach + 1) points at the
+ * pixel `reach` left of the first output's column in row y − reach + k. Each neighbour weighs
+ * spatial[k · side + dx] × exp(rangeScale × |RGB difference from the centre|²); the output is
+ * the weighted mean (alpha included). `scratch` holds (2·reach + 1) · 4 · (c + 2·reach) + 5 · c
+ * floats, c = min(count, DR_BILATERAL_CHUNK).
+ */
+enum { DR_BILATERAL_CHUNK = 512 };
+void dr_bilateral_row(const float *const *rows, int reach, const float *spatial, float rangeScale, int count,
+                      float *scratch, float *out);
+
+/*
+ * The median of each channel over the (2·radius + 1)² square, for `count` float RGBA pixels:
+ * rows[k] (k < 2·radius + 1) points at the pixel `radius` left of the first output's column in
+ * the k-th row of the square (each is read for count + 2·radius pixels). `window` is scratch
+ * for (2·radius + 1)² values.
+ */
+void dr_median_row(const float *const *rows, int radius, int count, unsigned *window, float *out);
+
+/*
+ * The same medians from 8-bit RGB rows as decoded (Huang's sliding histogram, one of 256 bins
+ * per channel: a step moves 2·(2·radius + 1) samples in and out whatever the radius): rows[k]
+ * is row y − radius + k of the square (already clamped to the image) at column `first`, and
+ * holds the columns first ..< first + available; columns outside them read the nearest one
+ * (the image's edge). Writes `count` float RGBA pixels from column x0: v / 255, alpha 1.
+ */
+void dr_median_rgb8_row(const unsigned char *const *rows, int radius, int first, int available, int x0, int count,
+                        float *out);
+
 #endif

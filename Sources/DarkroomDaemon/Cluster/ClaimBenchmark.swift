@@ -39,7 +39,7 @@ public enum ClaimBenchmark {
             let files = (start..<min(jobs, start + 1000)).map {
                 (relative: "bench/\($0).jpg", stamp: FileStamp(size: Int64($0), modifiedNanoseconds: 0, inode: Int64($0)))
             }
-            try ClusterStore.insert(db, watch: watch, files: files)
+            _ = try ClusterStore.insert(db, watch: watch, files: files)
         }
         let group = DispatchGroup()
         let cycles = Locked((count: 0, seconds: 0.0))

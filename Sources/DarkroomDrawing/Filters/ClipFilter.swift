@@ -54,35 +54,96 @@ public struct ClipFilter: RegionFilter {
 
     public func outputSize(for input: Size) -> Size { input }
 
+    /// Sharp: one kernel, the input times the shape's coverage. Feathered: the coverage as a
+    /// layer of its own over the image plus the blur's reach on every side (so the soft edge
+    /// near the border follows the shape beyond it, not an extended edge), blurred by the same
+    /// two-pass Gaussian as `gaussian_blur`, whose bands the pipeline computes once and shares
+    /// between strips; then the input times it.
     public func plan(for input: Size) -> KernelPlan {
-        KernelPlan(ClipKernel(size: input, path: geometry.path(in: input), rule: fillRule, outside: outside.pixel,
-                              feather: FeatherBlur(sigma: feather / 2)))
+        let path = geometry.path(in: input)
+        guard feather > 0 else {
+            return KernelPlan(ClipKernel(size: input, maskSize: nil, margin: 0, path: path, rule: fillRule, outside: outside.pixel))
+        }
+        let blur = GaussianBlur(sigma: feather / 2), h = blur.halo
+        let mask = ClipMask(size: Size(width: input.width + 2 * h, height: input.height + 2 * h), margin: h, path: path, rule: fillRule)
+        let clip = ClipKernel(size: input, maskSize: mask.outputSize, margin: h, path: path, rule: fillRule, outside: outside.pixel)
+        return KernelPlan([.init(mask, sources: [], label: "mask")] + blur.steps(for: mask.outputSize, from: .step(0), first: 1)
+            + [.init(clip, sources: [.input, .step(2)], label: "clip")])
     }
 }
 
-/// The input times the shape's coverage, over `outside` times the rest.
+/// A shape's coverage c as the pixel (c, c, c, c), over the image's canvas grown by `margin`
+/// on every side: pixel (x, y) is image pixel (x − margin, y − margin).
+struct ClipMask: PixelKernel {
+    let outputSize: Size
+    let margin: Int
+    let path: Path
+    let rule: FillRule
+
+    init(size: Size, margin: Int, path: Path, rule: FillRule) {
+        outputSize = size
+        self.margin = margin
+        self.path = path
+        self.rule = rule
+    }
+
+    var inputs: [KernelInput] { [] }
+    var preservesOpacity: Bool { false }
+    var preservesGrey: Bool { true }
+
+    func inputRegions(for output: Rect) -> [Rect] { [] }
+
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let r = target.rect, m = margin
+        let coverage = Coverage(path, rule: rule, in: Rect(x: r.x - m, y: r.y - m, width: r.width, height: r.height))
+        for y in r.y..<r.maxY {
+            let out = target.pointer(r.x, y)
+            for i in 0..<r.width {
+                let c = coverage[r.x + i - m, y - m]
+                out[i] = Pixel(c, c, c, c)
+            }
+        }
+    }
+}
+
+/// The input times the shape's coverage, over `outside` times the rest. The coverage is the
+/// path's own (sharp) or, with `maskSize`, the second input: a blurred ``ClipMask`` whose
+/// pixel (x + margin, y + margin) belongs to image pixel (x, y).
 struct ClipKernel: PixelKernel {
     let size: Size
+    let maskSize: Size?
+    let margin: Int
     let path: Path
     let rule: FillRule
     let outside: Pixel
-    let feather: FeatherBlur
 
     var outputSize: Size { size }
-    var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
+    var inputs: [KernelInput] {
+        [KernelInput(size: size, edge: .clamp)] + (maskSize.map { [KernelInput(size: $0, edge: .clamp)] } ?? [])
+    }
     var preservesOpacity: Bool { outside[3] >= 1 }
     var preservesGrey: Bool { outside.isGrey }
 
-    func inputRegions(for output: Rect) -> [Rect] { [output] }
+    func inputRegions(for output: Rect) -> [Rect] {
+        [output] + (maskSize == nil ? [] : [Rect(x: output.x + margin, y: output.y + margin, width: output.width, height: output.height)])
+    }
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let r = target.rect
-        let mask = feather.coverage(of: path, rule: rule, over: r)
+        let sharp = maskSize == nil ? Coverage(path, rule: rule, in: r) : nil
         for y in r.y..<r.maxY {
             let src = inputs[0].pointer(r.x, y), out = target.pointer(r.x, y)
-            for i in 0..<r.width {
-                let c = mask[i, y - r.y]
-                out[i] = src[i] * c + outside * (1 - c)
+            if let sharp {
+                for i in 0..<r.width {
+                    let c = sharp[r.x + i, y]
+                    out[i] = src[i] * c + outside * (1 - c)
+                }
+            } else {
+                let mask = inputs[1].pointer(r.x + margin, y + margin)
+                for i in 0..<r.width {
+                    let c = mask[i][3]
+                    out[i] = src[i] * c + outside * (1 - c)
+                }
             }
         }
     }

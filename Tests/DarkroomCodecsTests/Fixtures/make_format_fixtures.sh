@@ -12,5 +12,7 @@ cwebp -quiet -lossless -exact rgba8.png -o rgba8_lossless.webp
 cwebp -quiet -q 80 noise.jpg -o noise.webp
 img2webp -lossless rgba8.png rgb8.png -o animated.webp
 heif-enc -q 50 "$tmp/noise.png" -o noise.heic >/dev/null
+vips resize noise.jpg "$tmp/wavefront.png" 4
+heif-enc -q 40 "$tmp/wavefront.png" -o wavefront.heic >/dev/null
 heif-enc -A -q 50 "$tmp/noise.png" -o noise.avif >/dev/null
 python3 make_grid_heic.py

@@ -35,6 +35,49 @@ final class HEIFTests: XCTestCase {
         XCTAssertEqual(maxDifference(image, try FormatTools.decode(folder.file("grid.png")).image), 0)
     }
 
+    /// A HEVC picture coded for parallel decoding (heif-enc's x265 codes wavefront rows; 640×480
+    /// is 8 rows of 64×64 blocks), which darkroom's decoder plugin decodes with a libde265
+    /// worker per core and takes as libheif's RGB planes, decodes as heif-convert (libheif's own
+    /// one-thread libde265 plugin, interleaved RGB) does: 8-bit identical, 10-bit within two
+    /// 10-bit steps of premultiplied colour (heif-convert widens to 16 bits by a shift, darkroom
+    /// to the full range: colour and alpha each differ by under one step), with alpha, in full
+    /// and limited range.
+    func testWavefrontHEVCDecodesLikeHeifConvert() throws {
+        let folder = TemporaryFolder()
+        let picture = FormatTools.picture(width: 640, height: 480, alpha: true)
+        for bitDepth in [8, 16] {
+            let png = try FormatTools.png(picture, "in\(bitDepth).png", in: folder, bitDepth: bitDepth)
+            for range in ["1", "0"] {
+                let name = "wpp-\(bitDepth)-\(range).heic"
+                try FormatTools.run(FormatTools.heifEnc, ["-q", "85", "--full_range_flag", range, png, "-o", folder.file(name)])
+                try FormatTools.run(FormatTools.heifConvert, [folder.file(name), folder.file(name + ".png")])
+                let (image, info) = try FormatTools.decode(folder.file(name))
+                XCTAssertEqual(info.bitDepth, bitDepth == 8 ? 8 : 10, name)
+                XCTAssertTrue(info.hasAlpha, name)
+                let difference = maxDifference(image, try FormatTools.decode(folder.file(name + ".png")).image)
+                XCTAssertLessThanOrEqual(difference, bitDepth == 8 ? 0 : 2 * 255.0 / 1023, name)
+                XCTAssertGreaterThan(psnr(image, picture), 30, name)
+            }
+        }
+    }
+
+    /// Every chroma layout reaches the reader as libheif's R, G and B planes: 4:4:4 and 4:2:2
+    /// (heif-enc's chroma option), monochrome (a grey PNG makes a 4:0:0 HEIC) and RGB coded
+    /// directly (matrix 0) decode as heif-convert decodes them.
+    func testEveryChromaLayoutDecodesLikeHeifConvert() throws {
+        let folder = TemporaryFolder()
+        let png = try FormatTools.png(FormatTools.picture(width: 160, height: 120), "in.png", in: folder)
+        try FormatTools.run(FormatTools.vips, ["colourspace", png, folder.file("grey.png"), "b-w"])
+        let cases = [("444.heic", ["-p", "chroma=444", png]), ("422.heic", ["-p", "chroma=422", png]),
+                     ("grey.heic", [folder.file("grey.png")]), ("rgb.heic", ["--matrix_coefficients=0", png])]
+        for (name, arguments) in cases {
+            try FormatTools.run(FormatTools.heifEnc, ["-q", "80"] + arguments + ["-o", folder.file(name)])
+            try FormatTools.run(FormatTools.heifConvert, [folder.file(name), folder.file(name + ".png")])
+            let image = try FormatTools.decode(folder.file(name)).image
+            XCTAssertEqual(maxDifference(image, try FormatTools.decode(folder.file(name + ".png")).image), 0, name)
+        }
+    }
+
     /// libheif cannot stop a decode, but it reads each coded item (a grid's tiles one by one)
     /// just before decoding it, and darkroom's reader refuses those reads once the job's
     /// deadline has passed: the decode ends as a timeout, while the header (read before) is

@@ -27,12 +27,14 @@ final class AreaFilterReferenceTests: XCTestCase {
     }
 
     /// `median radius=r` is `vips rank` over the (2r + 1)² window at its middle index: medians are
-    /// input values, so the results are identical inside (vips has its own rule at the border).
+    /// input values, so the results are identical inside (vips has its own rule at the border),
+    /// for the sorting network (3×3) and the sliding sorted window (5×5 to 13×13) alike.
     /// The image goes to vips as float: libvips before 8.17 gets uchar windows wider than 3×3
     /// wrong on its histogram path (libvips issue 4609, an off-by-one fixed in PR 4610).
     func testMedianIsVipsRankAtTheMiddle() throws {
-        let image = eightBit(TestImage.texture(width: 47, height: 39))
-        for r in [1, 2, 3] {
+        // 8-bit values (many ties) at every width, and float values (no ties) once.
+        let texture = TestImage.texture(width: 47, height: 39)
+        for (image, r) in [1, 2, 3, 6].map({ (eightBit(texture), $0) }) + [(texture, 2)] {
             let n = 2 * r + 1
             let ours = try regionFilter("median radius=\(r)").apply(to: image, executor: smallTiles)
             let vips = try ExternalTool.vips.run(image, inputFormat: .pfm, outputFormat: .pfm,
@@ -139,6 +141,32 @@ final class AreaFilterReferenceTests: XCTestCase {
         // The cell centred on pixel (15, 10)'s centre covers x 13…17, y 8…12.
         for y in 8...12 { for x in 13...17 { XCTAssertEqual(out[x, y], image[15, 10]) } }
         XCTAssertEqual(out[12, 10], image[10, 10])
+    }
+
+    /// The bilateral filter is Tomasi and Manduchi's formula, evaluated here directly in double
+    /// precision with Foundation's exp (edges extended): within 1e-4, the error of the kernel's
+    /// polynomial exponential in float, edges and noise of several sizes included; wider than
+    /// the 512 pixels the kernel computes at a time.
+    func testNoiseReductionIsTheBilateralFormula() throws {
+        let image = TestImage.texture(width: 530, height: 9)
+        for (level, radius) in [(0.1, 2.0), (0.03, 1.3), (0.5, 3.0)] {
+            let out = try regionFilter("noise_reduction noise_level=\(level) radius=\(radius)").apply(to: image, executor: smallTiles)
+            let reach = Int((2 * radius).rounded(.up))
+            var worst = 0.0
+            for y in 0..<image.height { for x in 0..<image.width {
+                let c = image[x, y]
+                var sum = [Double](repeating: 0, count: 4), total = 0.0
+                for dy in -reach...reach { for dx in -reach...reach {
+                    let p = image[min(max(x + dx, 0), image.width - 1), min(max(y + dy, 0), image.height - 1)]
+                    let d2 = (0..<3).reduce(0.0) { $0 + pow(Double(p[$1] - c[$1]), 2) }
+                    let w = exp(-Double(dx * dx + dy * dy) / (2 * radius * radius)) * exp(-d2 / (2 * level * level))
+                    for k in 0..<4 { sum[k] += w * Double(p[k]) }
+                    total += w
+                } }
+                for k in 0..<4 { worst = max(worst, abs(sum[k] / total - Double(out[x, y][k]))) }
+            } }
+            XCTAssertLessThan(worst, 1e-4, "noise_level \(level), radius \(radius)")
+        }
     }
 
     /// The bilateral filter smooths grain much more than it softens an edge.

@@ -61,7 +61,9 @@ final class RGB8InputTests: XCTestCase {
                          "resize scale=2.7 kernel=lanczos3", "resize width=64 kernel=nearest", "resize scale=0.5 | sepia",
                          "resize width=50 | gaussian_blur radius=2",
                          // The blur's pass down reads the 8-bit rows too, extending the edges itself.
-                         "gaussian_blur radius=3", "gaussian_blur radius=12 | resize width=40", "gaussian_blur radius=0.6"]
+                         "gaussian_blur radius=3", "gaussian_blur radius=12 | resize width=40", "gaussian_blur radius=0.6",
+                         // So does a median wider than 3×3 (a histogram per channel: exactly the float medians).
+                         "median radius=2", "median radius=7 | resize width=40"]
 
     func pipeline(_ text: String, _ size: Size, bandHeight: Int = 16) throws -> Pipeline {
         let chain = ChainCompiler.compile(try ChainSyntax.parse(text).resolve(seed: 1))

@@ -3,7 +3,7 @@ import CDarkroomKernels
 /// A Gaussian blur as two 1-D passes, across then down: two pipeline kernels, so the rows the
 /// downward pass shares between neighbouring strips are blurred across once and cached.
 ///
-/// One piece of code serves `gaussian_blur` and `drop_shadow`. Edges are extended (clamp), so
+/// One piece of code serves `gaussian_blur`, `drop_shadow` and `clip`'s feather. Edges are extended (clamp), so
 /// a flat image stays flat up to its border. It works on whatever the pixels hold; on
 /// premultiplied pixels colour and alpha blur alike, which is why transparent regions do not
 /// bleed black into their neighbours.
@@ -25,7 +25,7 @@ public struct GaussianBlur: Sendable, Hashable {
     /// The two passes over an image of `size`, reading `source` (the plan's input or a step):
     /// down first, so that an opaque 8-bit source is read as decoded (3 bytes a pixel) by the
     /// pass that reads each row 2h + 1 times, and the pass across reads float rows once each.
-    func steps(for size: Size, from source: KernelPlan.Source, first: Int) -> [KernelPlan.Step] {
+    public func steps(for size: Size, from source: KernelPlan.Source, first: Int) -> [KernelPlan.Step] {
         [.init(BlurPass(weights: kernel.weights, size: size, across: false), sources: [source], label: "down"),
          .init(BlurPass(weights: kernel.weights, size: size, across: true), sources: [.step(first)], label: "across")]
     }

@@ -7,7 +7,8 @@ import CDarkroomKernels
 ///
 /// Channels are taken one by one, as vips does, on premultiplied values (the same as straight
 /// colour where the image is opaque). Radius 1 (3×3) runs a 19-comparison sorting network on
-/// all four channels at once (in C, `dr_median3_row`); larger squares select the median of each channel.
+/// all four channels at once (in C, `dr_median3_row`); larger squares keep each channel's window
+/// sorted as it slides along the row (`dr_median_row`).
 public struct MedianFilter: RegionFilter {
     /// 21×21 is 441 values a channel: far into "use a blur" territory, and each costs a selection.
     public static let maximumRadius = 10.0
@@ -35,7 +36,7 @@ public struct MedianFilter: RegionFilter {
     public func plan(for input: Size) -> KernelPlan { KernelPlan(MedianKernel(size: input, radius: radius)) }
 }
 
-struct MedianKernel: PixelKernel {
+struct MedianKernel: RGB8InputKernel {
     let size: Size
     let radius: Int
 
@@ -44,10 +45,23 @@ struct MedianKernel: PixelKernel {
 
     func inputRegions(for output: Rect) -> [Rect] { [output.expanded(by: radius)] }
 
+    /// Wider squares read an opaque 8-bit source as decoded (a histogram per channel); the
+    /// 3×3 network on float is faster than a histogram whose median jumps across bins.
+    var acceptsRGB8Input: Bool { radius >= 2 }
+
+    func render(rgb8 view: RGB8RegionView, into target: RegionTarget) {
+        let r = target.rect, v = view.rect
+        for y in r.y..<r.maxY {
+            // Rows past the top and bottom repeat the edge rows (the view holds only the image's).
+            let rows = (-radius...radius).map { dy in Optional(view.pointer(v.x, min(max(y + dy, v.y), v.maxY - 1))) }
+            dr_median_rgb8_row(rows, Int32(radius), Int32(v.x), Int32(v.width), Int32(r.x), Int32(r.width),
+                               UnsafeMutableRawPointer(target.pointer(r.x, y)).assumingMemoryBound(to: Float.self))
+        }
+    }
+
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let view = inputs[0], r = target.rect
         if radius == 1 {
-            func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> { UnsafeRawPointer(p).assumingMemoryBound(to: Float.self) }
             for y in r.y..<r.maxY {
                 _ = view.pointer(r.maxX + 1, y)  // the last column read, checked like every read
                 dr_median3_row(floats(view.pointer(r.x - 1, y - 1)), floats(view.pointer(r.x - 1, y)), floats(view.pointer(r.x - 1, y + 1)),
@@ -55,38 +69,16 @@ struct MedianKernel: PixelKernel {
             }
             return
         }
-        let side = 2 * radius + 1, count = side * side
-        var values = [Float](repeating: 0, count: count)
+        let side = 2 * radius + 1
+        let window = UnsafeMutablePointer<UInt32>.allocate(capacity: side * side)
+        defer { window.deallocate() }
         for y in r.y..<r.maxY {
-            let out = target.pointer(r.x, y)
-            for x in 0..<r.width {
-                var p = Pixel.zero
-                for c in 0..<4 {
-                    var i = 0
-                    for dy in -radius...radius {
-                        let row = view.pointer(r.x + x - radius, y + dy)
-                        for dx in 0..<side { values[i] = row[dx][c]; i += 1 }
-                    }
-                    p[c] = Self.select(&values, count / 2)
-                }
-                out[x] = p
-            }
+            _ = view.pointer(r.maxX + radius - 1, y + radius)  // the last pixel read, checked like every read
+            let rows = (-radius...radius).map { dy in Optional(floats(view.pointer(r.x - radius, y + dy))) }
+            dr_median_row(rows, Int32(radius), Int32(r.width), window,
+                          UnsafeMutableRawPointer(target.pointer(r.x, y)).assumingMemoryBound(to: Float.self))
         }
     }
 
-    /// The `k`-th smallest of `values` (Hoare's selection; reorders them).
-    static func select(_ values: inout [Float], _ k: Int) -> Float {
-        var lo = 0, hi = values.count - 1
-        while lo < hi {
-            let pivot = values[(lo + hi) / 2]
-            var i = lo, j = hi
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j { values.swapAt(i, j); i += 1; j -= 1 }
-            }
-            if k <= j { hi = j } else if k >= i { lo = i } else { break }
-        }
-        return values[k]
-    }
+    private func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> { UnsafeRawPointer(p).assumingMemoryBound(to: Float.self) }
 }

@@ -1,3 +1,4 @@
+import CDarkroomKernels
 import Foundation
 
 /// An edge-preserving denoise: the bilateral filter (Tomasi and Manduchi, 1998). Each pixel
@@ -67,26 +68,16 @@ struct BilateralKernel: PixelKernel {
     func inputRegions(for output: Rect) -> [Rect] { [output.expanded(by: reach)] }
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
-        let view = inputs[0], r = target.rect, h = reach, side = 2 * h + 1
+        let view = inputs[0], r = target.rect, h = reach
+        let c = min(r.width, Int(DR_BILATERAL_CHUNK))
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: (2 * h + 1) * 4 * (c + 2 * h) + 5 * c)
+        defer { scratch.deallocate() }
         spatial.withUnsafeBufferPointer { w in
             for y in r.y..<r.maxY {
-                let out = target.pointer(r.x, y)
-                for x in 0..<r.width {
-                    let centre = view[r.x + x, y]
-                    var sum = Pixel.zero, total: Float = 0
-                    for dy in 0..<side {
-                        let row = view.pointer(r.x + x - h, y - h + dy)
-                        for dx in 0..<side {
-                            let p = row[dx], d = p - centre
-                            var d2 = d * d
-                            d2[3] = 0
-                            let weight = w[dy * side + dx] * expf(rangeScale * d2.sum())
-                            sum += weight * p
-                            total += weight
-                        }
-                    }
-                    out[x] = sum / total
-                }
+                _ = view.pointer(r.maxX + h - 1, y + h)  // the last pixel read, checked like every read
+                let rows = (-h...h).map { dy in Optional(UnsafeRawPointer(view.pointer(r.x - h, y + dy)).assumingMemoryBound(to: Float.self)) }
+                dr_bilateral_row(rows, Int32(h), w.baseAddress!, rangeScale, Int32(r.width), scratch,
+                                 UnsafeMutableRawPointer(target.pointer(r.x, y)).assumingMemoryBound(to: Float.self))
             }
         }
     }
