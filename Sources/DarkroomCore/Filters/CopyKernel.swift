@@ -1,6 +1,7 @@
 /// Copies a rectangle of the input: `crop`, an identity resize. Output pixel (x, y) is input
 /// pixel (x + origin.x, y + origin.y).
 struct CopyKernel: PixelKernel {
+    var rendersInColumnPieces: Bool { true }
     let inputSize: Size
     let outputSize: Size
     let origin: (x: Int, y: Int)

@@ -6,8 +6,11 @@ extension Pipeline {
     ///
     /// The formula, node by node from the output up (bands of B rows; ``BandPlan`` and ``BandSizes``
     /// give each band's uses and bytes, padding and 8-bit source rows included, as the run has them):
-    /// - Strips are claimed in order, at most W = `concurrency + readAhead` ahead of the
-    ///   encoder, and each rendering thread holds one output band: `concurrency` output bands.
+    /// - Strips are claimed in order, at most `concurrency + readAhead` ahead of the encoder, and
+    ///   R = ``StripExecutor/rendersAtOnce`` are rendered at once (the other threads help with
+    ///   their bands' columns), each holding one output band: R output bands. With R = 1 only the
+    ///   oldest unfinished strip is in play (W = 1); with more, any W = `concurrency + readAhead`
+    ///   consecutive ones.
     /// - A band lives from its first use to its last. If at most W consecutive bands of a
     ///   consumer are in play (started, and not all of their inputs' uses done), the input bands
     ///   alive lie in the union of the rows those W bands read: the largest such union over the
@@ -21,19 +24,31 @@ extension Pipeline {
     ///   moment only the bands whose lifetime spans the strips in play are counted; the estimate
     ///   is the largest total over the moments, each node held to the smaller of the two bounds.
     /// - Scratch that kernels' views copy (a zero row past a transparent edge, rows read past
-    ///   the padding): each rendering thread may hold one call's worth for every node at once.
+    ///   the padding): each of the R strips may hold one call's worth for every node at once
+    ///   (a thread helping with pieces uses the views of the thread computing the band).
     ///
     /// - Parameter compactSource: whether the source hands out its 8-bit RGB rows (the codecs'
     ///   decoders do): an 8-bit opaque source's bands then take 3 bytes a pixel, not 16.
     public func estimatedPeakBytes(executor: StripExecutor = StripExecutor(), compactSource: Bool = false) -> Int {
+        // Strips rendering at once, and how far apart they can be: with one, only the oldest
+        // unfinished strip where reads only move down the image; otherwise (and for graphs
+        // whose reads move up, where the in-order decoder makes bands long before they are
+        // needed) anywhere in the encoder's window.
+        let spread = executor.concurrency + executor.readAhead
+        return estimatedPeakBytes(executor: executor, compactSource: compactSource,
+                                  inPlay: executor.rendersAtOnce == 1 ? 1 : spread, spread: spread)
+    }
+
+    private func estimatedPeakBytes(executor: StripExecutor, compactSource: Bool, inPlay: Int, spread: Int) -> Int {
         guard let last = nodes.indices.last else { return 0 }
         let plan = BandPlan(nodes, bandHeight: bandHeight)
         let sizes = BandSizes(self, plan: plan, compactSource: compactSource)
         let b = bandHeight, pixel = MemoryLayout<Pixel>.stride
         // Per kernel node and input: the input bands each of its bands reads.
         var reads = [[[ClosedRange<Int>?]]](repeating: [], count: nodes.count)
+        let rendering = executor.rendersAtOnce
         var window = [Int](repeating: 0, count: nodes.count)
-        window[last] = executor.concurrency + executor.readAhead
+        window[last] = inPlay
         var scratchPerThread = 0
         for c in nodes.indices.reversed() {
             let node = nodes[c]
@@ -62,11 +77,14 @@ extension Pipeline {
                 scratchPerThread += scratch * pixel
             }
         }
-        let perStrip = stripNeeds(reads, concurrency: executor.concurrency)
+        let perStrip = stripNeeds(reads, concurrency: rendering)
+        if perStrip == nil, inPlay < spread {
+            return estimatedPeakBytes(executor: executor, compactSource: compactSource, inPlay: spread, spread: spread)
+        }
         var fixed = 0
         var bound = [Int](repeating: 0, count: nodes.count)
         for (c, node) in nodes.enumerated() {
-            bound[c] = c == last ? min(executor.concurrency, window[last]) : min(window[c], perStrip?[c] ?? .max)
+            bound[c] = c == last ? min(rendering, window[last]) : min(window[c], perStrip?[c] ?? .max)
             switch node.producer {
             case .source:
                 if sizes.directStore != nil { bound[c] = 0 }  // the decoder writes into the compact copy
@@ -79,7 +97,6 @@ extension Pipeline {
         }
         // Bands alive at once: per node the smaller of its own bound and, at each moment, the
         // bands the strips in play can hold (``lifetimes``); the largest total over the moments.
-        let inPlay = executor.concurrency + executor.readAhead
         let alive = perStrip == nil ? nil : lifetimes(reads)
         let moments = alive.map { _ in BandPlan.bandCount(nodes[last].size.height, b) } ?? 1
         var worst = 0
@@ -87,7 +104,12 @@ extension Pipeline {
             var bytes = 0
             for c in nodes.indices {
                 var held = bound[c]
-                if c != last, let (born, death) = alive?[c] {
+                if c == 0, let (born, death) = alive?[0] {
+                    // The decoder reads in order: on its way to the last band the strips in play
+                    // need, it also makes the bands between that only later strips need.
+                    let reached = born.lastIndex { $0 <= k + inPlay - 1 } ?? -1
+                    held = (0...max(reached, 0)).count { $0 <= reached && born[$0] != .max && death[$0] >= k }
+                } else if c != last, let (born, death) = alive?[c] {
                     held = min(held, zip(born, death).count { $0 <= k + inPlay - 1 && $1 >= k })
                 }
                 if case .source = nodes[c].producer {
@@ -98,7 +120,7 @@ extension Pipeline {
             }
             worst = max(worst, bytes)
         }
-        return fixed + worst + executor.concurrency * scratchPerThread
+        return fixed + worst + rendering * scratchPerThread
     }
 
     /// For each node, each band's first and last output strip (`born`, `death`): a band is

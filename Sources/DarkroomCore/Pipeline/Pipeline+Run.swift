@@ -15,18 +15,26 @@ extension Pipeline {
         precondition(source.size == sourceSize, "the source delivers \(source.size), the pipeline expects \(sourceSize)")
         let started = Deadline.now()
         let quantiser = sink.quantiser
-        let run = PipelineRun(self, source: source, deadline: deadline, rgb8Sink: quantiser.takesRGB8Rows)
+        let run = PipelineRun(self, source: source, deadline: deadline, rgb8Sink: quantiser.takesRGB8Rows, threads: executor.concurrency)
         let table = StripTable<Sink.Quantiser.Strip>()
         let strips = run.bandCountOfOutput
         let window = executor.concurrency + executor.readAhead
+        let inPlay = executor.rendersAtOnce
         let output = nodes.count - 1
         let size = outputSize, band = bandHeight
 
-        /// Claims the next strip if the window allows; nil when there is none to claim now.
+        /// Claims the next strip if the window allows, and fewer than `inPlay` strips are being
+        /// rendered; nil when there is none to claim now.
         @Sendable func claim() -> Int? {
-            guard run.failure == nil, table.nextClaim < strips, table.nextClaim < table.nextWrite + window else { return nil }
-            defer { table.nextClaim += 1 }
+            guard run.failure == nil, table.nextClaim < strips, table.nextClaim < table.nextWrite + window,
+                  table.rendering < inPlay else { return nil }
+            defer { table.nextClaim += 1; table.rendering += 1 }
             return table.nextClaim
+        }
+        /// A strip rendered (or failed): another may be claimed. Called with the lock held.
+        @Sendable func rendered() {
+            table.rendering -= 1
+            run.condition.broadcast()
         }
         @Sendable func render(_ k: Int) {
             do {
@@ -40,10 +48,13 @@ extension Pipeline {
                 }
                 run.condition.lock()
                 table.ready[k] = strip
-                run.condition.broadcast()
+                rendered()
                 run.condition.unlock()
             } catch {
                 run.fail(error)
+                run.condition.lock()
+                rendered()
+                run.condition.unlock()
             }
         }
 
@@ -65,14 +76,21 @@ extension Pipeline {
                     defer { slots.release() }
                     run.condition.lock()
                     // Every check and the wait happen under the lock, so no broadcast is missed.
-                    while run.failure == nil, table.nextClaim < strips {
+                    // Till the last strip is rendered: its bands' pieces are work too.
+                    while run.failure == nil, !table.written, table.nextClaim < strips || table.rendering > 0 {
                         if slots.isWanted { break }
                         if decodes {
                             run.condition.unlock()
                             let decoded = run.decodeAhead(readAhead: executor.decodeAhead)
                             run.condition.lock()
-                            if decoded || run.failure != nil || table.nextClaim >= strips { continue }
+                            // The lock was let go: what ends the loop may have changed meanwhile
+                            // (and its broadcast gone unheard), so check it again before any wait.
+                            if decoded || run.failure != nil || table.written || table.nextClaim >= strips && table.rendering == 0 {
+                                continue
+                            }
                         }
+                        // Help with the strip in play before starting another (``StripExecutor/stripsInPlay``).
+                        if run.helpWithPiece() { continue }
                         guard let k = claim() else { run.condition.wait(); continue }
                         run.condition.unlock()
                         render(k)
@@ -106,11 +124,15 @@ extension Pipeline {
                 recruit()
                 render(k)
                 run.condition.lock()
+            } else if run.helpWithPiece() {
+                continue
             } else {
                 run.condition.wait()
             }
         }
         let failure = run.failure
+        table.written = true  // every strip is out (or the render failed): helpers stop
+        run.condition.broadcast()
         run.condition.unlock()
         group.wait()
         slots.release()
@@ -126,5 +148,9 @@ extension Pipeline {
 private final class StripTable<Strip>: @unchecked Sendable {
     var nextClaim = 0
     var nextWrite = 0
+    /// Strips claimed and not yet rendered.
+    var rendering = 0
+    /// Set when the calling thread has written the last strip or seen the render fail.
+    var written = false
     var ready = [Int: Strip]()
 }

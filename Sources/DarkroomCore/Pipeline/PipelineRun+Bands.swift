@@ -56,18 +56,18 @@ extension PipelineRun {
         case .source:
             preconditionFailure("the source is decoded, not computed")
         case .kernel(let kernel as any RGB8OutputKernel, _) where n == rgb8Writer:
-            let (bytes, start) = try withRGB8Input(of: kernel, node: n, for: rect) { input, band in
-                let origin = UnsafeMutableRawPointer(band).assumingMemoryBound(to: UInt8.self)
-                kernel.render(rgb8: input, into: RGB8RegionTarget(rect: rect, origin: origin, rowBytes: sizes.rgb8OutputRowBytes))
+            let (bytes, took) = try withRGB8Input(of: kernel, node: n, for: rect) { input, part, band in
+                let origin = UnsafeMutableRawPointer(band).assumingMemoryBound(to: UInt8.self) + 3 * (part.x - rect.x)
+                kernel.render(rgb8: input, into: RGB8RegionTarget(rect: part, origin: origin, rowBytes: sizes.rgb8OutputRowBytes))
             }
-            account(n, since: start)
+            account(n, nanoseconds: took)
             return bytes
         case .kernel(let kernel as any RGB8InputKernel, _) where n == rgb8Reader:
-            let (pixels, start) = try withRGB8Input(of: kernel, node: n, for: rect) { input, band in
-                kernel.render(rgb8: input, into: RegionTarget(rect: rect, origin: band + pads[n], stride: strides[n]))
+            let (pixels, took) = try withRGB8Input(of: kernel, node: n, for: rect) { input, part, band in
+                kernel.render(rgb8: input, into: RegionTarget(rect: part, origin: band + pads[n] + (part.x - rect.x), stride: strides[n]))
             }
             finish(n, pixels, rows: rect.height)
-            account(n, since: start)
+            account(n, nanoseconds: took)
             return pixels
         case .kernel(let kernel, let inputs):
             let regions = kernel.inputRegions(for: rect)
@@ -77,21 +77,42 @@ extension PipelineRun {
                 leases.append(try lease(input, regions[i], kernel.inputs[i].edge))
             }
             let pixels = memory.pixels(bandPixels(n))
-            let start = Deadline.now()
-            kernel.render(leases.map(\.view), into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
-            try checkReads(leases.contains { $0.overreach.pointee }, of: kernel, node: n, output: pixels)
+            let views = leases.map(\.view)
+            let parts = pieces(of: rect, for: kernel, within: regions) { kernel.inputRegions(for: $0) }
+            let overreach = UnsafeMutablePointer<Bool>.allocate(capacity: parts.count)
+            overreach.initialize(repeating: false, count: parts.count)
+            defer { overreach.deallocate() }
+            let took = renderPieces(parts.count) { i in
+                let part = parts[i], target = RegionTarget(rect: part, origin: pixels + pads[n] + (part.x - rect.x), stride: strides[n])
+                guard parts.count > 1 else { return kernel.render(views, into: target) }
+                let partRegions = kernel.inputRegions(for: part)
+                let rows = UnsafeMutablePointer<UnsafePointer<Pixel>>.allocate(capacity: max(partRegions.reduce(0) { $0 + $1.height }, 1))
+                defer { rows.deallocate() }
+                var offset = 0
+                let partViews = zip(views, partRegions).map { view, region in
+                    defer { offset += region.height }
+                    return view.subview(region, rows: rows + offset, overreach: overreach + i)
+                }
+                kernel.render(partViews, into: target)
+            }
+            try checkReads(leases.contains { $0.overreach.pointee } || (0..<parts.count).contains { overreach[$0] },
+                           of: kernel, node: n, output: pixels)
             finish(n, pixels, rows: rect.height)
-            account(n, since: start)
+            account(n, nanoseconds: took)
             return pixels
         case .randomAccess(let kernel, let input, _):
             let region = kernel.inputRegions(for: rect)[0]
             let inputHeight = pipeline.nodes[input].size.height
             try fill(n, from: input, through: min(max(region.maxY, 0), inputHeight))
             let pixels = memory.pixels(bandPixels(n))
-            let start = Deadline.now()
-            kernel.render(from: stores[n]!, into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
+            let store = stores[n]!
+            let parts = pieces(of: rect, for: kernel, within: [region]) { [kernel.inputRegions(for: $0)[0]] }
+            let took = renderPieces(parts.count) { i in
+                let part = parts[i]
+                kernel.render(from: store, into: RegionTarget(rect: part, origin: pixels + pads[n] + (part.x - rect.x), stride: strides[n]))
+            }
             finish(n, pixels, rows: rect.height)
-            account(n, since: start)
+            account(n, nanoseconds: took)
             return pixels
         }
     }
@@ -101,9 +122,10 @@ extension PipelineRun {
     /// returns the band and when `render` started (the node's time begins once its input is
     /// ready). A read outside the view fails the render and frees the band.
     private func withRGB8Input(of kernel: any RGB8InputKernel, node n: Int, for rect: Rect,
-                               _ render: (RGB8RegionView, UnsafeMutablePointer<Pixel>) -> Void) throws -> (UnsafeMutablePointer<Pixel>, UInt64) {
+                               _ render: (RGB8RegionView, Rect, UnsafeMutablePointer<Pixel>) -> Void) throws -> (UnsafeMutablePointer<Pixel>, UInt64) {
         // Reads past the edges are the kernel's to answer (RGB8InputKernel): the view holds the image's part.
-        let region = kernel.inputRegions(for: rect)[0].intersection(Rect(size: pipeline.nodes[0].size))
+        let image = Rect(size: pipeline.nodes[0].size)
+        let region = kernel.inputRegions(for: rect)[0].intersection(image)
         let bands = BandPlan.touched(pipeline.nodes[0].size, region, .clamp, bandHeight)
         precondition(!region.isEmpty, "an 8-bit RGB reader reads nothing of its input")
         var bases = [UnsafeMutableRawPointer]()
@@ -115,13 +137,20 @@ extension PipelineRun {
             return UnsafePointer(base + (y - k * bandHeight) * rgb8RowBytes + 3 * region.x)
         }
         let band = memory.pixels(bandPixels(n))
-        let start = Deadline.now()
-        var overreach = false
-        rows.withUnsafeBufferPointer { rows in
-            withUnsafeMutablePointer(to: &overreach) { render(RGB8RegionView(rect: region, rows: rows.baseAddress!, overreach: $0), band) }
+        let parts = pieces(of: rect, for: kernel, within: [region]) { [kernel.inputRegions(for: $0)[0].intersection(image)] }
+        let overreach = UnsafeMutablePointer<Bool>.allocate(capacity: parts.count)
+        overreach.initialize(repeating: false, count: parts.count)
+        defer { overreach.deallocate() }
+        let took = renderPieces(parts.count) { i in
+            let part = parts[i]
+            let partRegion = parts.count == 1 ? region : kernel.inputRegions(for: part)[0].intersection(image)
+            let partRows = (partRegion.y..<partRegion.maxY).map { rows[$0 - region.y] + 3 * (partRegion.x - region.x) }
+            partRows.withUnsafeBufferPointer { partRows in
+                render(RGB8RegionView(rect: partRegion, rows: partRows.baseAddress!, overreach: overreach + i), part, band)
+            }
         }
-        try checkReads(overreach, of: kernel, node: n, output: band)
-        return (band, start)
+        try checkReads((0..<parts.count).contains { overreach[$0] }, of: kernel, node: n, output: band)
+        return (band, took)
     }
 
     /// Applies the node's fused colour program, then fills the padding columns.

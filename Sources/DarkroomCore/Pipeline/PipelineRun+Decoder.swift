@@ -4,11 +4,24 @@ import Foundation
 /// or by the helper that reads ahead of demand; bands nobody reads are dropped at once.
 extension PipelineRun {
     /// Decodes the next source band ahead of demand, if the decoder is idle and fewer than
-    /// `readAhead` decoded bands wait for their consumers. Lets one thread keep the sequential
+    /// `readAhead` decoded bands wait for their consumers (or, when it fills a compact copy
+    /// directly, the next band of that copy). Lets one thread keep the sequential
     /// decoder busy while the others filter and encode (libvips' sequential read-ahead).
     /// Returns false when there was nothing to do.
     func decodeAhead(readAhead: Int) -> Bool {
         condition.lock()
+        if let n = directStore {
+            // The decoder fills a compact copy of the whole input, held from the start anyway.
+            let height = pipeline.nodes[0].size.height
+            guard failure == nil, !storeBusy[n], storeFilled[n] < height else {
+                condition.unlock()
+                return false
+            }
+            let rows = min(storeFilled[n] + bandHeight, height)
+            condition.unlock()
+            try? fill(n, from: 0, through: rows)  // an error is the run's failure, which every thread sees
+            return true
+        }
         guard directStore == nil, failure == nil, !sourceBusy, nextSourceBand < states[0].count,
               nextSourceBand - sourceFreedPrefix < readAhead else {
             condition.unlock()

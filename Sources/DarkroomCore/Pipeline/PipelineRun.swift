@@ -49,6 +49,8 @@ final class PipelineRun: @unchecked Sendable {
     let rgb8Reader: Int?
     /// The output node when it writes 8-bit RGB bands for the sink (``Pipeline/rgb8Writer``).
     let rgb8Writer: Int?
+    /// Threads that may render this run's strips: a band is cut into pieces for them.
+    let threads: Int
 
     // Guarded by `condition`.
     var states: [[BandState]]
@@ -62,12 +64,17 @@ final class PipelineRun: @unchecked Sendable {
     var sourceFreedPrefix = 0
     var storeFilled: [Int]
     var storeBusy: [Bool]
+    /// Kernel calls whose column pieces other threads may take (``renderPieces(_:_:)``).
+    var offered = [Pieces]()
     /// The first error any thread met; every thread stops at its next step.
     private(set) var failure: (any Error)?
 
-    /// - Parameter rgb8Sink: whether the sink takes 8-bit RGB rows (``StripQuantiser/takesRGB8Rows``).
-    init(_ pipeline: Pipeline, source: any RowSource, deadline: Deadline?, rgb8Sink: Bool = false) {
+    /// - Parameters:
+    ///   - rgb8Sink: whether the sink takes 8-bit RGB rows (``StripQuantiser/takesRGB8Rows``).
+    ///   - threads: threads that may render this run's strips (band pieces are cut for them).
+    init(_ pipeline: Pipeline, source: any RowSource, deadline: Deadline?, rgb8Sink: Bool = false, threads: Int = 1) {
         self.pipeline = pipeline
+        self.threads = threads
         self.source = source
         self.deadline = deadline
         bandHeight = pipeline.bandHeight
@@ -144,6 +151,13 @@ final class PipelineRun: @unchecked Sendable {
         condition.lock()
         nanoseconds[n] += end - start
         if n == 0 { decoding.record(from: start, to: end) }
+        condition.unlock()
+    }
+
+    /// Adds `took` to kernel node `n`'s time (pieces rendered by several threads).
+    func account(_ n: Int, nanoseconds took: UInt64) {
+        condition.lock()
+        nanoseconds[n] += took
         condition.unlock()
     }
 

@@ -44,12 +44,17 @@ public protocol PixelKernel: Sendable {
     /// convolution), false when it paints a colour of its own (a coloured background or shadow).
     /// Encoders then write one colour channel.
     var preservesGrey: Bool { get }
+    /// Whether the executor may cut a band of this kernel into column pieces rendered by several
+    /// threads at once, each with views of its own piece's regions (``PipelineRun``'s pieces):
+    /// declared by kernels checked to read their views only by absolute coordinates.
+    var rendersInColumnPieces: Bool { get }
 }
 
 extension PixelKernel {
     public var preservesOpacity: Bool { true }
 
     public var preservesGrey: Bool { true }
+    public var rendersInColumnPieces: Bool { false }
 
     public func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool {
         preservesOpacity && opaqueInputs.allSatisfy { $0 }

@@ -4,6 +4,7 @@ import CDarkroomKernels
 /// across. Its rows are cached by the pipeline, so the vertical half's overlapping windows
 /// reuse them instead of reducing the same source rows again.
 struct ResampleAcross: RGB8InputKernel {
+    var rendersInColumnPieces: Bool { true }
     let inputSize: Size
     let weights: AxisWeights
     /// The weights in fixed point, for 8-bit input; nil when they do not fit.
@@ -100,6 +101,7 @@ extension ResampleAcross {
 /// The vertical half of a separable resize, placing the picture on the output canvas (`fit:
 /// contain` pads around it with the background).
 struct ResampleDown: PixelKernel {
+    var rendersInColumnPieces: Bool { true }
     /// The horizontal half's output.
     let inputSize: Size
     let weights: AxisWeights

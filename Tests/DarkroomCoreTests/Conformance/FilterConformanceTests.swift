@@ -125,6 +125,21 @@ final class FilterConformanceTests: XCTestCase {
         }
     }
 
+    /// Bands cut into column pieces, which threads with no strip of their own render for the
+    /// strip in play, give the pixels one thread gives (an image wide enough to be cut: 300
+    /// columns make 4 pieces for 2 threads, 4 for 3).
+    func testColumnPiecesNeverChangeAPixel() throws {
+        let input = KernelContractTests.input(300, 21)
+        XCTAssertEqual(PipelineRun.columns(of: Rect(x: 0, y: 0, width: 300, height: 8), threads: 2).count, 4)
+        for sample in samples(seed: 7) {
+            let reference = try render(sample, input, executor: StripExecutor(bandHeight: 4096, concurrency: 1)).image
+            for executor in [StripExecutor(bandHeight: 8, concurrency: 2), StripExecutor(bandHeight: 5, concurrency: 3, stripsInPlay: 2)] {
+                XCTAssertEqual(try render(sample, input, executor: executor).image, reference,
+                               "\(sample.text), band height \(executor.bandHeight), \(executor.concurrency) threads")
+            }
+        }
+    }
+
     /// Every pixel outside the region a rectangle declares is NaN: a read of one would show.
     func testOnlyTheDeclaredInputRegionIsRead() throws {
         var rng = SeededGenerator(seed: 99)
@@ -197,7 +212,8 @@ final class FilterConformanceTests: XCTestCase {
     func testTheMemoryEstimateCoversTheMeasuredPeak() throws {
         let input = KernelContractTests.input(64, 48)
         for sample in samples(seed: 13) {
-            for executor in [StripExecutor(bandHeight: 8, concurrency: 2), StripExecutor(bandHeight: 3, concurrency: 3, readAhead: 4)] {
+            for executor in [StripExecutor(bandHeight: 8, concurrency: 2), StripExecutor(bandHeight: 3, concurrency: 3, readAhead: 4),
+                             StripExecutor(bandHeight: 5, concurrency: 3, readAhead: 1, stripsInPlay: 2)] {
                 let (_, stats, _) = try render(sample, input, executor: executor)
                 let planned = Pipeline(chain: sample.chain.worstCase, source: Pipeline.traits(of: input), bandHeight: executor.bandHeight)
                 XCTAssertLessThanOrEqual(stats.peakPixelBytes, planned.estimatedPeakBytes(executor: executor),

@@ -56,28 +56,41 @@ final class PipelineMemoryTests: XCTestCase {
 
     /// The estimate is the documented formula (``Pipeline/estimatedPeakBytes(executor:compactSource:)``),
     /// worked out here by hand for a 3×3 convolution on a 40-pixel-wide float source, bands of
-    /// 16 rows, 2 threads, read-ahead 2, decode-ahead 4; a pixel is 16 bytes.
-    /// - Output (the convolution): 2 bands (one per thread) of 16 × 40 pixels: 2 × 10 240 B.
+    /// 16 rows, 2 threads, read-ahead 2; a pixel is 16 bytes.
+    /// - Output (the convolution): one band per strip rendered at once, of 16 × 40 pixels: 10 240 B.
     /// - Source: padded 1 column each side for the 3×3 reach (stride 42): 16 × 42 × 16 = 10 752 B
-    ///   a band. Output band k reads source bands k−1…k+1; 4 strips in play (2 + 2) read at most
-    ///   6 consecutive bands (4 in a 64-row image, which has only 4); the strip bound (2 × 3 + 2
-    ///   shared) is 8; the decoder's read-ahead is 4: so 4 bands at 64 rows, 6 at 640 or 6400.
+    ///   a band. Output band k reads source bands k−1…k+1.
+    /// - One strip in play (the default), decode-ahead 2: the strip reads 3 bands (the bands
+    ///   alive while strip k renders are k−1…k+1), more than the decoder's 2: 3 bands at any height.
+    /// - Two strips in play, anywhere in the 4 strips the encoder's window allows (2 + 2),
+    ///   decode-ahead 4: those 4 read at most 6 consecutive bands (4 in a 64-row image, which
+    ///   has only 4); the strip bound (2 × 3 + 2 shared) is 8; the decoder's read-ahead is 4: so
+    ///   4 bands at 64 rows, 6 at 640 or 6400, and 2 output bands.
     func testTheEstimateIsTheDocumentedFormula() throws {
-        let executor = StripExecutor(bandHeight: 16, concurrency: 2, readAhead: 2, decodeAhead: 4)
-        func estimate(height: Int) throws -> Int {
+        let one = StripExecutor(bandHeight: 16, concurrency: 2, readAhead: 2, decodeAhead: 2)
+        let two = StripExecutor(bandHeight: 16, concurrency: 2, readAhead: 2, decodeAhead: 4, stripsInPlay: 2)
+        func pipeline(height: Int) throws -> Pipeline {
             try Pipeline(chain: chain("convolve kernel=[[0,-1,0],[-1,5,-1],[0,-1,0]]"),
                          source: .init(size: Size(width: 40, height: height), isOpaque: true, isEightBit: false), bandHeight: 16)
-                .estimatedPeakBytes(executor: executor)
         }
-        XCTAssertEqual(try estimate(height: 64), 2 * 10_240 + 4 * 10_752)
-        XCTAssertEqual(try estimate(height: 640), 2 * 10_240 + 6 * 10_752)
-        XCTAssertEqual(try estimate(height: 6400), 2 * 10_240 + 6 * 10_752, "memory follows the width, not the height")
-        // And it holds: a render of the tall one stays within it.
-        let pipeline = try Pipeline(chain: chain("convolve kernel=[[0,-1,0],[-1,5,-1],[0,-1,0]]"),
-                                    source: .init(size: Size(width: 40, height: 640), isOpaque: true, isEightBit: false), bandHeight: 16)
-        var sink = ChecksumSink()
-        let stats = try pipeline.run(from: GeneratedSource(width: 40, height: 640), into: &sink, executor: executor)
-        XCTAssertLessThanOrEqual(stats.peakPixelBytes, try estimate(height: 640))
+        func estimate(height: Int, _ executor: StripExecutor) throws -> Int {
+            try pipeline(height: height).estimatedPeakBytes(executor: executor)
+        }
+        for height in [64, 640, 6400] {
+            XCTAssertEqual(try estimate(height: height, one), 10_240 + 3 * 10_752, "height \(height)")
+        }
+        XCTAssertEqual(try estimate(height: 64, two), 2 * 10_240 + 4 * 10_752)
+        XCTAssertEqual(try estimate(height: 640, two), 2 * 10_240 + 6 * 10_752)
+        XCTAssertEqual(try estimate(height: 6400, two), 2 * 10_240 + 6 * 10_752, "memory follows the width, not the height")
+        // And it holds: renders of the tall one stay within it, whichever schedule the threads take.
+        for executor in [one, two] {
+            for _ in 0..<20 {
+                var sink = ChecksumSink()
+                let stats = try pipeline(height: 640).run(from: GeneratedSource(width: 40, height: 640), into: &sink, executor: executor)
+                XCTAssertEqual(sink.rows, 640)
+                XCTAssertLessThanOrEqual(stats.peakPixelBytes, try estimate(height: 640, executor))
+            }
+        }
     }
 
     /// Pixel memory follows the width and the chain, not the height: a 200×16000 image streams

@@ -60,6 +60,7 @@ public struct ConvolutionKernel: Sendable, Hashable {
 /// mixes in no colour from transparent pixels). Results are not clamped, so sharpening
 /// overshoot survives until the encoder.
 struct ConvolveKernel: PixelKernel {
+    var rendersInColumnPieces: Bool { true }
     let kernel: ConvolutionKernel
     let size: Size
 

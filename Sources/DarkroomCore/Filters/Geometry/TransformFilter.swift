@@ -90,6 +90,7 @@ public struct TransformFilter: RegionFilter {
 /// strip reads are few (small angles, scales, translations); otherwise (a rotation, a flip) the
 /// pipeline keeps the input whole in compact form and calls the random-access entry.
 struct TransformKernel: RandomAccessKernel {
+    var rendersInColumnPieces: Bool { true }
     let inputSize: Size
     let outputSize: Size
     /// Output pixel coordinates to input coordinates.
