@@ -56,10 +56,12 @@ void dr_median3_row(const float *above, const float *row, const float *below, in
  * The bilateral filter for `count` float RGBA pixels: rows[k] (k < 2·reach + 1) points at the
  * pixel `reach` left of the first output's column in row y − reach + k. Each neighbour weighs
  * spatial[k · side + dx] × exp(rangeScale × |RGB difference from the centre|²); the output is
- * the weighted mean (alpha included). `weights` is scratch for 2·reach + 1 floats.
+ * the weighted mean (alpha included). `scratch` holds (2·reach + 1) · 4 · (c + 2·reach) + 5 · c
+ * floats, c = min(count, DR_BILATERAL_CHUNK).
  */
+enum { DR_BILATERAL_CHUNK = 512 };
 void dr_bilateral_row(const float *const *rows, int reach, const float *spatial, float rangeScale, int count,
-                      float *weights, float *out);
+                      float *scratch, float *out);
 
 /*
  * The median of each channel over the (2·radius + 1)² square, for `count` float RGBA pixels:

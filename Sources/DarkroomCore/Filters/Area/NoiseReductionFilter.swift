@@ -69,13 +69,14 @@ struct BilateralKernel: PixelKernel {
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let view = inputs[0], r = target.rect, h = reach
-        let weights = UnsafeMutablePointer<Float>.allocate(capacity: 2 * h + 1)
-        defer { weights.deallocate() }
+        let c = min(r.width, Int(DR_BILATERAL_CHUNK))
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: (2 * h + 1) * 4 * (c + 2 * h) + 5 * c)
+        defer { scratch.deallocate() }
         spatial.withUnsafeBufferPointer { w in
             for y in r.y..<r.maxY {
                 _ = view.pointer(r.maxX + h - 1, y + h)  // the last pixel read, checked like every read
                 let rows = (-h...h).map { dy in Optional(UnsafeRawPointer(view.pointer(r.x - h, y + dy)).assumingMemoryBound(to: Float.self)) }
-                dr_bilateral_row(rows, Int32(h), w.baseAddress!, rangeScale, Int32(r.width), weights,
+                dr_bilateral_row(rows, Int32(h), w.baseAddress!, rangeScale, Int32(r.width), scratch,
                                  UnsafeMutableRawPointer(target.pointer(r.x, y)).assumingMemoryBound(to: Float.self))
             }
         }
