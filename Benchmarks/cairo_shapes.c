@@ -76,6 +76,9 @@ int main(int argc, char **argv) {
     cj.in_color_space = JCS_EXT_BGRX;
     jpeg_set_defaults(&cj);
     jpeg_set_quality(&cj, atoi(argv[4]), TRUE);
+    /* Full-resolution chroma (4:4:4) from quality 90, as darkroom, libvips and ImageMagick write
+       it there (libjpeg's own default is 4:2:0 at any quality: half the chroma blocks to code). */
+    if (atoi(argv[4]) >= 90) cj.comp_info[0].h_samp_factor = cj.comp_info[0].v_samp_factor = 1;
     jpeg_start_compress(&cj, TRUE);
     while (cj.next_scanline < cj.image_height) {
         JSAMPROW row = data + (size_t)cj.next_scanline * stride;

@@ -3,8 +3,9 @@
 # colours; Benchmarks/shapes.py, seed 1) over the 5000×5000 JPEG of run.sh, written as JPEG Q90,
 # against
 #   cairo       — Benchmarks/cairo_shapes.c: libjpeg decodes into one cairo surface, cairo draws
-#                 every shape on the whole image at once, libjpeg encodes (the target: darkroom
-#                 within 1.2× of its time, strips painted independently),
+#                 every shape on the whole image at once, libjpeg encodes, 4:4:4 at Q90 like
+#                 darkroom and ImageMagick (the target: darkroom within 1.2× of its time, strips
+#                 painted independently),
 #   ImageMagick — `convert -draw` with the same shapes as MVG primitives (ImageMagick's security
 #                 policy refuses `-draw @file`, so they are passed inline).
 # Same turn-taking and medians as the other scripts (bench_lib.sh); RUNS (default 3) runs each.

@@ -1,10 +1,12 @@
 #include "internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
@@ -243,6 +245,42 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
                         : not_an_image(message, capacity);
 }
 
+/* The format of the file behind `fd`, by its first bytes; DR_OK or why it cannot be read. */
+static dr_status file_format(int fd, uint64_t length, int *format, char *message, size_t capacity) {
+    unsigned char head[16];
+    size_t n = length < sizeof head ? (size_t)length : sizeof head;
+    ssize_t got;
+    do got = pread(fd, head, n, 0); while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        dr_set_message(message, capacity, "the file could not be read: %s", strerror(errno));
+        return DR_TRUNCATED;
+    }
+    *format = dr_sniff(head, (size_t)got);
+    if (*format == DR_FORMAT_TIFF || *format == DR_FORMAT_JPEG) return DR_OK;
+    dr_set_message(message, capacity, "only a TIFF or a JPEG is read in place; this file is read from memory");
+    return DR_UNSUPPORTED;
+}
+
+dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
+    dr_info_reset(info);
+    int format = 0;
+    dr_status status = file_format(fd, length, &format, message, capacity);
+    if (status != DR_OK) return status;
+    return format == DR_FORMAT_TIFF ? dr_tiff_read_info_file(fd, length, info, message, capacity)
+                                    : dr_jpeg_read_info_file(fd, length, info, message, capacity);
+}
+
+dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                              dr_reader **reader, char *message, size_t capacity) {
+    dr_info_reset(info);
+    *reader = NULL;
+    int format = 0;
+    dr_status status = file_format(fd, length, &format, message, capacity);
+    if (status != DR_OK) return status;
+    return format == DR_FORMAT_TIFF ? dr_tiff_reader_open_file(fd, length, options, info, reader, message, capacity)
+                                    : dr_jpeg_reader_open_file(fd, length, options, info, reader, message, capacity);
+}
+
 void dr_reader_layout(const dr_reader *r, int *width, int *height, int *channels, int *bytes_per_sample) {
     *width = r->width;
     *height = r->height;
@@ -280,7 +318,7 @@ dr_status dr_writer_end(dr_writer *w, size_t *length, char *message, size_t capa
     *length = 0;
     if (w->end != NULL) return w->end(w, length, message, capacity);
     dr_status status = w->finish(w, &w->ended, message, capacity);
-    if (status == DR_OK) *length = w->ended.length;
+    if (status == DR_OK) *length = w->sink.to_file ? (size_t)w->sink.length : w->ended.length;
     return status;
 }
 

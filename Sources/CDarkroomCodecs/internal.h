@@ -10,6 +10,25 @@ void dr_set_message(char *message, size_t capacity, const char *format, ...)
 /* Appends bytes to a growable buffer; returns 0 when memory runs out. */
 int dr_buffer_append(dr_buffer *buffer, const unsigned char *bytes, size_t length);
 
+/* Where a JPEG's or PNG's encoded bytes go (sink.c): appended to `buffer`, or with `to_file`
+ * written into `fd` from offset 0 (pwrite) as they come. `length`: bytes put so far. */
+typedef struct {
+    dr_buffer *buffer;
+    int to_file;
+    int fd;
+    uint64_t length;
+} dr_sink;
+
+void dr_sink_init(dr_sink *sink, dr_buffer *buffer, int to_file, int fd);
+
+/* Puts `n` more bytes: DR_OK; DR_OUT_OF_MEMORY; or DR_WRITE_FAILED, `message` the system's
+ * reason ("No space left on device"). */
+dr_status dr_sink_put(dr_sink *sink, const void *bytes, size_t n, char *message, size_t capacity);
+
+/* Writes all `n` bytes at `offset` of `fd` (pwrite, retried when cut short); 0 with errno set
+ * when they could not be. */
+int dr_write_at(int fd, uint64_t offset, const void *bytes, size_t n);
+
 /* Copies up to the info's EXIF capacity from a TIFF stream. */
 void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length);
 
@@ -73,6 +92,9 @@ struct dr_writer {
     dr_status (*end)(dr_writer *writer, size_t *length, char *message, size_t capacity);
     void (*take)(dr_writer *writer, unsigned char *into);
     dr_buffer ended;
+    /* JPEG and PNG: where their bytes go; with to_file, finish leaves `ended` empty and the
+     * file's length is sink.length. */
+    dr_sink sink;
 };
 
 /* The header and reader entry points of each format (png.c, jpeg.c, tiff.c, webp.c, heif.c). */
@@ -96,6 +118,14 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
                             char *message, size_t capacity);
 dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                               dr_info *info, dr_reader **reader, char *message, size_t capacity);
+
+/* The in-place readers behind dr_read_info_file and dr_reader_open_file (tiff.c, jpeg.c). */
+dr_status dr_tiff_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
+dr_status dr_tiff_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                   dr_reader **reader, char *message, size_t capacity);
+dr_status dr_jpeg_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
+dr_status dr_jpeg_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                   dr_reader **reader, char *message, size_t capacity);
 
 /* Sets the reader's delivered size to the crop window of a whole-image read (TIFF, WebP,
  * HEIF) and gives the window's top-left corner in the stored image. */

@@ -12,7 +12,9 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -150,17 +152,82 @@ static void describe(j_decompress_ptr cinfo, dr_info *info) {
     if (info->metadata != NULL) dr_jpeg_collect_metadata(cinfo->marker_list, info->metadata);
 }
 
-static void begin(j_decompress_ptr cinfo, const unsigned char *bytes, size_t length) {
+/* A source manager reading the file in place through its descriptor, 64 KB at a time (pread, at
+ * no particular offset, as TIFF inputs are read), so the file is never held whole. Its end is
+ * treated as jpeg_mem_src treats the end of the bytes: a warning (a truncation here) and a
+ * fake EOI. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    int fd;
+    uint64_t length, offset; /* the file's length; where the next read starts */
+    JOCTET buffer[65536];
+} file_source;
+
+static void file_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean file_fill(j_decompress_ptr cinfo) {
+    file_source *f = (file_source *)cinfo->src;
+    size_t want = f->offset >= f->length ? 0
+                  : f->length - f->offset < sizeof f->buffer ? (size_t)(f->length - f->offset) : sizeof f->buffer;
+    ssize_t got = 0;
+    if (want > 0) {
+        do got = pread(f->fd, f->buffer, want, (off_t)f->offset); while (got < 0 && errno == EINTR);
+    }
+    if (got <= 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        f->buffer[0] = (JOCTET)0xFF;
+        f->buffer[1] = (JOCTET)JPEG_EOI;
+        got = 2;
+    } else {
+        f->offset += (uint64_t)got;
+    }
+    f->pub.next_input_byte = f->buffer;
+    f->pub.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+static void file_skip(j_decompress_ptr cinfo, long count) {
+    file_source *f = (file_source *)cinfo->src;
+    if (count <= 0) return;
+    if ((size_t)count <= f->pub.bytes_in_buffer) {
+        f->pub.next_input_byte += count;
+        f->pub.bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    f->offset += (uint64_t)count - f->pub.bytes_in_buffer;
+    f->pub.bytes_in_buffer = 0;
+}
+
+static void file_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* A file source over `fd` (`length` bytes); NULL when memory runs out. */
+static file_source *file_source_make(int fd, uint64_t length) {
+    file_source *f = calloc(1, sizeof *f);
+    if (f == NULL) return NULL;
+    f->fd = fd;
+    f->length = length;
+    f->pub.init_source = file_init;
+    f->pub.fill_input_buffer = file_fill;
+    f->pub.skip_input_data = file_skip;
+    f->pub.resync_to_restart = jpeg_resync_to_restart;
+    f->pub.term_source = file_term;
+    return f;
+}
+
+/* Starts a decompression reading `file` when given, else the `length` bytes at `bytes`. */
+static void begin(j_decompress_ptr cinfo, const unsigned char *bytes, size_t length, file_source *file) {
     jpeg_create_decompress(cinfo);
-    jpeg_mem_src(cinfo, bytes, (unsigned long)length);
+    if (file != NULL) cinfo->src = &file->pub;
+    else jpeg_mem_src(cinfo, bytes, (unsigned long)length);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_save_markers(cinfo, JPEG_APP0 + 13, 0xFFFF); /* Photoshop IRB: IPTC */
     (void)jpeg_read_header(cinfo, TRUE);
 }
 
-dr_status dr_jpeg_read_info(const unsigned char *bytes, size_t length, dr_info *info,
-                            char *message, size_t capacity) {
+/* The header from memory, or from `file` when given (which this frees). */
+static dr_status read_info(const unsigned char *bytes, size_t length, file_source *file, dr_info *info,
+                           char *message, size_t capacity) {
     struct jpeg_decompress_struct cinfo;
     error_context errors;
     install_errors(&errors, 0, message, capacity);
@@ -168,12 +235,25 @@ dr_status dr_jpeg_read_info(const unsigned char *bytes, size_t length, dr_info *
     cinfo.err = &errors.pub;
     if (setjmp(errors.jump)) {
         jpeg_destroy_decompress(&cinfo);
+        free(file);
         return errors.status;
     }
-    begin(&cinfo, bytes, length);
+    begin(&cinfo, bytes, length, file);
     describe(&cinfo, info);
     jpeg_destroy_decompress(&cinfo);
+    free(file);
     return DR_OK;
+}
+
+dr_status dr_jpeg_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                            char *message, size_t capacity) {
+    return read_info(bytes, length, NULL, info, message, capacity);
+}
+
+dr_status dr_jpeg_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
+    file_source *file = file_source_make(fd, length);
+    if (file == NULL) return DR_OUT_OF_MEMORY;
+    return read_info(NULL, 0, file, info, message, capacity);
 }
 
 /* ---- reader ---- */
@@ -198,6 +278,7 @@ typedef struct {
     int components;  /* samples per decoded pixel: 3 (RGB) or 4 (CMYK) */
     unsigned char *scratch; /* one decoded row, when it cannot go straight to the caller */
     const unsigned char *source_base; /* where libjpeg's source pointers point into */
+    file_source *file;      /* reading the file in place, or NULL (from memory) */
 } jpeg_reader;
 
 static void on_progress(j_common_ptr cinfo) {
@@ -216,13 +297,17 @@ static void jpeg_reader_free(jpeg_reader *r) {
     jpeg_destroy_decompress(&r->cinfo);
     dr_color_converter_free(r->base.color);
     free(r->scratch);
+    free(r->file);
     free(r);
 }
 
-dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
-                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+/* A reader over memory, or over `file` when given (which the reader then owns). */
+static dr_status reader_open(const unsigned char *bytes, size_t length, file_source *file,
+                             const dr_read_options *options, dr_info *info, dr_reader **out,
+                             char *message, size_t capacity) {
     jpeg_reader *r = calloc(1, sizeof *r);
-    if (r == NULL) return DR_OUT_OF_MEMORY;
+    if (r == NULL) { free(file); return DR_OUT_OF_MEMORY; }
+    r->file = file;
     install_errors(&r->errors, 0, message, capacity);
     r->errors.warning = r->base.warning;
     r->cinfo.err = &r->errors.pub;
@@ -234,7 +319,7 @@ dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const d
     }
     r->source_base = bytes;
     r->base.bytes = bytes;
-    begin(&r->cinfo, bytes, length);
+    begin(&r->cinfo, bytes, length, file);
     describe(&r->cinfo, info);
     if (!dr_fits(info, options->max_pixels)) {
         char text[160];
@@ -298,6 +383,18 @@ dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const d
     return DR_OK;
 }
 
+dr_status dr_jpeg_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                              dr_info *info, dr_reader **out, char *message, size_t capacity) {
+    return reader_open(bytes, length, NULL, options, info, out, message, capacity);
+}
+
+dr_status dr_jpeg_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                   dr_reader **out, char *message, size_t capacity) {
+    file_source *file = file_source_make(fd, length);
+    if (file == NULL) return DR_OUT_OF_MEMORY;
+    return reader_open(NULL, 0, file, options, info, out, message, capacity);
+}
+
 dr_status dr_jpeg_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count,
                             char *message, size_t capacity) {
     jpeg_reader *r = (jpeg_reader *)base;
@@ -344,38 +441,45 @@ void dr_jpeg_reader_close(dr_reader *base) { jpeg_reader_free((jpeg_reader *)bas
 
 /* ---- writer ---- */
 
-/* A destination manager that appends to a dr_buffer through a fixed staging block. */
+/* A destination manager that hands a fixed staging block to the writer's sink (memory, or
+ * the output's file) each time libjpeg fills it. */
 typedef struct {
     struct jpeg_destination_mgr pub;
-    dr_buffer *out;
+    dr_sink *sink;
     JOCTET block[65536];
-} buffer_destination;
+} sink_destination;
 
 static void dest_init(j_compress_ptr cinfo) {
-    buffer_destination *d = (buffer_destination *)cinfo->dest;
+    sink_destination *d = (sink_destination *)cinfo->dest;
     d->pub.next_output_byte = d->block;
     d->pub.free_in_buffer = sizeof d->block;
 }
 
+static void dest_put(j_compress_ptr cinfo, size_t n) {
+    sink_destination *d = (sink_destination *)cinfo->dest;
+    char reason[160] = "";
+    dr_status status = dr_sink_put(d->sink, d->block, n, reason, sizeof reason);
+    if (status != DR_OK) fail_with((j_common_ptr)cinfo, status, reason);
+}
+
 static boolean dest_empty(j_compress_ptr cinfo) {
-    buffer_destination *d = (buffer_destination *)cinfo->dest;
-    if (!dr_buffer_append(d->out, d->block, sizeof d->block)) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    sink_destination *d = (sink_destination *)cinfo->dest;
+    dest_put(cinfo, sizeof d->block);
     d->pub.next_output_byte = d->block;
     d->pub.free_in_buffer = sizeof d->block;
     return TRUE;
 }
 
 static void dest_term(j_compress_ptr cinfo) {
-    buffer_destination *d = (buffer_destination *)cinfo->dest;
-    size_t used = sizeof d->block - d->pub.free_in_buffer;
-    if (!dr_buffer_append(d->out, d->block, used)) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    sink_destination *d = (sink_destination *)cinfo->dest;
+    dest_put(cinfo, sizeof d->block - d->pub.free_in_buffer);
 }
 
 typedef struct {
     dr_writer base; /* first: the generic writer */
     struct jpeg_compress_struct cinfo;
     error_context errors;
-    buffer_destination dest;
+    sink_destination dest;
     dr_buffer out;
 } jpeg_writer;
 
@@ -402,7 +506,8 @@ dr_status dr_jpeg_writer_open(int width, int height, const dr_jpeg_write_options
     w->base.write_rows = dr_jpeg_write_rows;
     w->base.finish = dr_jpeg_writer_finish;
     w->base.close = dr_jpeg_writer_close;
-    w->dest.out = &w->out;
+    dr_sink_init(&w->base.sink, &w->out, options->to_file, options->fd);
+    w->dest.sink = &w->base.sink;
     w->dest.pub.init_destination = dest_init;
     w->dest.pub.empty_output_buffer = dest_empty;
     w->dest.pub.term_destination = dest_term;

@@ -21,7 +21,7 @@ typedef struct {
     dr_status status;
     char *message;
     size_t capacity;
-    dr_buffer *out;
+    dr_sink *out;   /* writing: where the bytes go */
     char *warning;  /* where a dropped iCCP is reported (160 bytes), or NULL */
 } png_context;
 
@@ -65,15 +65,6 @@ static void read_bytes(png_structp png, png_bytep into, size_t count) {
     ctx->offset += count;
 }
 
-static void write_bytes(png_structp png, png_bytep from, size_t count) {
-    png_context *ctx = png_get_io_ptr(png);
-    if (!dr_buffer_append(ctx->out, from, count)) {
-        ctx->status = DR_OUT_OF_MEMORY;
-        dr_set_message(ctx->message, ctx->capacity, "out of memory while encoding PNG");
-        png_error(png, "out of memory");
-    }
-}
-
 static void flush_bytes(png_structp png) { (void)png; }
 
 /* Sets the status and message, then leaves libpng. */
@@ -83,6 +74,13 @@ static void fail(png_structp png, png_context *ctx, dr_status status, const char
         dr_set_message(ctx->message, ctx->capacity, "%s", text);
     }
     png_error(png, text);
+}
+
+static void write_bytes(png_structp png, png_bytep from, size_t count) {
+    png_context *ctx = png_get_io_ptr(png);
+    char reason[160] = "";
+    dr_status status = dr_sink_put(ctx->out, from, count, reason, sizeof reason);
+    if (status != DR_OK) fail(png, ctx, status, reason);
 }
 
 /* Fills the header fields from libpng's info struct (after png_read_info). */
@@ -386,7 +384,8 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
     png_writer *w = calloc(1, sizeof *w);
     if (w == NULL) return DR_OUT_OF_MEMORY;
     context_init(&w->ctx, NULL, 0, message, capacity);
-    w->ctx.out = &w->out;
+    dr_sink_init(&w->base.sink, &w->out, options->to_file, options->fd);
+    w->ctx.out = &w->base.sink;
     w->base.format = DR_FORMAT_PNG;
     w->base.set_icc = dr_png_writer_set_icc;
     w->base.write_rows = dr_png_write_rows;

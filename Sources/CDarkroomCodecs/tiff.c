@@ -492,36 +492,13 @@ dr_status dr_tiff_reader_open(const unsigned char *bytes, size_t length, const d
 /* ---- in place, through a descriptor ---- */
 
 /* Whether the file at `fd` starts like a TIFF; DR_UNSUPPORTED (or the read's error) otherwise. */
-static dr_status check_file(int fd, uint64_t length, char *message, size_t capacity) {
-    unsigned char head[16];
-    size_t n = length < sizeof head ? (size_t)length : sizeof head;
-    ssize_t got;
-    do got = pread(fd, head, n, 0); while (got < 0 && errno == EINTR);
-    if (got < 0) {
-        dr_set_message(message, capacity, "the file could not be read: %s", strerror(errno));
-        return DR_TRUNCATED;
-    }
-    if (dr_sniff(head, (size_t)got) != DR_FORMAT_TIFF) {
-        dr_set_message(message, capacity, "only a TIFF is read in place; this file is read from memory");
-        return DR_UNSUPPORTED;
-    }
-    return DR_OK;
-}
-
-dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
-    dr_info_reset(info);
-    dr_status status = check_file(fd, length, message, capacity);
-    if (status != DR_OK) return status;
+dr_status dr_tiff_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
     return read_info((dr_tiff_io){.file = 1, .fd = fd, .length = (size_t)length, .message = message,
                                   .capacity = capacity}, info);
 }
 
-dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
-                              dr_reader **out, char *message, size_t capacity) {
-    dr_info_reset(info);
-    *out = NULL;
-    dr_status status = check_file(fd, length, message, capacity);
-    if (status != DR_OK) return status;
+dr_status dr_tiff_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                   dr_reader **out, char *message, size_t capacity) {
     dr_tiff_io io = {.file = 1, .fd = fd, .length = (size_t)length, .message = message, .capacity = capacity};
     return reader_open(io, options, info, out, message, capacity);
 }

@@ -120,18 +120,12 @@ static tmsize_t write_proc(thandle_t handle, void *from, tmsize_t size) {
     size_t end = io->position + (size_t)size;
     if (io->file) {
         /* Straight into the output's temporary file; a seek past the end leaves a hole of zeros. */
-        size_t done = 0;
-        while (done < (size_t)size) {
-            ssize_t n = pwrite(io->fd, (const unsigned char *)from + done, (size_t)size - done, (off_t)(io->position + done));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                if (io->status == DR_OK) {
-                    io->status = DR_ENCODE_FAILED;
-                    dr_set_message(io->message, io->capacity, "TIFF: the output could not be written: %s", strerror(errno));
-                }
-                return -1;
+        if (!dr_write_at(io->fd, io->position, from, (size_t)size)) {
+            if (io->status == DR_OK) {
+                io->status = DR_WRITE_FAILED;
+                dr_set_message(io->message, io->capacity, "%s", strerror(errno));
             }
-            done += (size_t)n;
+            return -1;
         }
         if (end > io->out->length) io->out->length = end;
         io->position = end;

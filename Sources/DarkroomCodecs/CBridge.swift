@@ -27,6 +27,7 @@ enum CBridge {
         case DR_OUT_OF_MEMORY: code = .tooLarge
         case DR_ENCODE_FAILED: code = .encodeFailed
         case DR_CANCELLED: code = .timeout
+        case DR_WRITE_FAILED: code = .writeFailed
         default: code = .corrupt
         }
         let text = message.isEmpty ? (status == DR_OUT_OF_MEMORY ? "out of memory" : "unreadable image data") : message

@@ -11,6 +11,9 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case encodeFailed = "encode_failed"
         /// Decoding ran past the job's time limit (`limits.max_seconds`).
         case timeout
+        /// The output's file refused the bytes an encoder wrote into it (a full disk); the
+        /// message is the system's reason.
+        case writeFailed = "write_failed"
     }
 
     public var code: Code

@@ -54,14 +54,18 @@ public struct EncodeOptions: Sendable, Equatable {
     public var convertedToSRGB: Bool = false
     /// An ICC profile to embed (JPEG APP2, PNG iCCP); nil writes an untagged file.
     public var icc: [UInt8]?
-    /// TIFF only: an open, empty file the encoder writes into as strips are made (`pwrite`
+    /// JPEG, PNG and TIFF: an open, empty file the encoder writes into as it encodes (`pwrite`
     /// from offset 0), so the encoded file is never held in memory; the caller owns the
-    /// descriptor and places the file. Other formats ignore it and are returned as bytes
+    /// descriptor and places the file. WebP and AVIF ignore it and are returned as bytes
     /// (see ``writesToDestination``).
     public var destination: Int32?
 
+    /// Whether the format's encoder can write into a ``destination`` as it goes (the others
+    /// encode a whole picture at the end, in memory).
+    public var canWriteToDestination: Bool { format == .jpeg || format == .png || format == .tiff }
+
     /// Whether the encoder writes into ``destination`` rather than returning bytes.
-    public var writesToDestination: Bool { destination != nil && format == .tiff }
+    public var writesToDestination: Bool { destination != nil && canWriteToDestination }
 
     public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false, chroma: Chroma = .auto,
                 optimizeCoding: Bool? = nil, bitDepth: Int? = nil, compression: Int = 6, icc: [UInt8]? = nil) {

@@ -6,8 +6,10 @@ import DarkroomCore
 /// at ``finish()``.
 ///
 /// Strips are quantised to bytes on the threads that rendered them; only the codec library
-/// runs on the writing thread. The encoded file exists only in memory until ``finish()``
-/// returns it whole, so a failed render leaves nothing behind.
+/// runs on the writing thread. The encoded file goes into `options.destination` as it is made
+/// (JPEG, PNG, TIFF: the caller's temporary file, placed only once the render succeeded), or
+/// exists only in memory until ``finish()`` returns it whole; either way a failed render
+/// leaves nothing behind.
 public struct ImageEncoder: StripSink {
     /// Turns float strips into the encoder's bytes: unpremultiplied or flattened on white,
     /// clamped and rounded once.
@@ -24,13 +26,27 @@ public struct ImageEncoder: StripSink {
                 initialized = rowBytes * r.height
             }
         }
+
+        /// 8-bit RGB samples, flattened or not (an opaque pixel is itself over white), are the
+        /// rows as they come.
+        public var takesRGB8Rows: Bool { layout == .rgb || layout == .rgbOverWhite }
+
+        public func prepare(rgb8 rows: RGB8RegionView) -> [UInt8] {
+            let r = rows.rect, rowBytes = 3 * r.width
+            return [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
+                for y in r.y..<r.maxY {
+                    (buffer.baseAddress! + (y - r.y) * rowBytes).update(from: rows.pointer(r.x, y), count: rowBytes)
+                }
+                initialized = rowBytes * r.height
+            }
+        }
     }
 
     public let quantiser: Quantiser
     public let size: Size
     /// What could not be carried of `options.metadata` (an unreadable EXIF block, say).
     public let metadataWarnings: [String]
-    /// Whether the file goes into `options.destination` as it is made (a TIFF with one).
+    /// Whether the file goes into `options.destination` as it is made (a JPEG, PNG or TIFF with one).
     public let writesToDestination: Bool
     private let writer: WriterHandle
 
@@ -107,7 +123,8 @@ public struct ImageEncoder: StripSink {
             quantiser = Quantiser(layout: layout)
             var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
                                          compression: Int32(min(max(options.compression, 0), 9)),
-                                         palette: Self.triesPalette(size: size, options: options, traits: traits) ? 1 : 0)
+                                         palette: Self.triesPalette(size: size, options: options, traits: traits) ? 1 : 0,
+                                         to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_png_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
@@ -120,7 +137,8 @@ public struct ImageEncoder: StripSink {
             var c = dr_jpeg_write_options(quality: Int32(min(max(options.quality, 1), 100)),
                                           progressive: options.progressive ? 1 : 0,
                                           chroma_444: options.usesFullChroma ? 1 : 0,
-                                          optimize: options.optimizesCoding(for: size) ? 1 : 0, channels: Int32(layout.channels))
+                                          optimize: options.optimizesCoding(for: size) ? 1 : 0, channels: Int32(layout.channels),
+                                          to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_jpeg_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }

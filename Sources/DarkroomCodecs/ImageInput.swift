@@ -1,10 +1,10 @@
 import CDarkroomCodecs
 
-/// An input's content as the decoders read it: its bytes in memory, or, for a TIFF, the open
-/// file itself, read in place (`pread`, strip by strip or a row of tiles at a time, as the
-/// pipeline asks for rows), so a scan of hundreds of megabytes is never held whole. The other
-/// formats are compressed well enough that holding their bytes costs little next to their
-/// pixels, and their decoders read from memory.
+/// An input's content as the decoders read it: its bytes in memory, or, for a TIFF or a JPEG,
+/// the open file itself, read in place (`pread`: a TIFF strip by strip or a row of tiles at a
+/// time as the pipeline asks for rows, a JPEG 64 KB at a time as libjpeg asks), so a scan of
+/// hundreds of megabytes, or a photograph's 10–20 MB, is never held whole. The decoders of the
+/// other formats (PNG, WebP, HEIF/AVIF) read from memory.
 ///
 /// The descriptor belongs to the caller, who keeps it open while any decoder of this input
 /// lives, and is answerable for the content not changing meanwhile (the daemon's read lease
@@ -23,13 +23,20 @@ public struct ImageInput: Sendable {
 
     public init(_ bytes: [UInt8]) { storage = .memory(bytes) }
 
-    /// A file read in place; only a TIFF can be (``readsInPlace(head:)``).
+    /// A file read in place; only a TIFF or a JPEG can be (``readsInPlace(head:)``).
     public init(descriptor: Int32, size: Int, head: [UInt8]) {
         storage = .file(descriptor: descriptor, size: size, head: Array(head.prefix(Self.headLength)))
     }
 
-    /// Whether a file starting with `head` is read in place rather than into memory: a TIFF.
-    public static func readsInPlace(head: [UInt8]) -> Bool { ImageFormat.detect(head) == .tiff }
+    /// Whether a file starting with `head` is read in place rather than into memory: a TIFF or a JPEG.
+    public static func readsInPlace(head: [UInt8]) -> Bool {
+        let format = ImageFormat.detect(head)
+        return format == .tiff || format == .jpeg
+    }
+
+    /// Whether a file starting with `head` may be ``DecodeLimits/inPlaceFactor`` times
+    /// `maxFileBytes`: a TIFF read in place (a JPEG, read in place too, keeps the plain limit).
+    public static func takesInPlaceLimit(head: [UInt8]) -> Bool { ImageFormat.detect(head) == .tiff }
 
     /// The content's size in bytes.
     public var count: Int {

@@ -13,8 +13,9 @@
  * Both libraries report fatal errors by longjmp. Every function here that calls into them
  * arms its own setjmp first, so a longjmp never crosses into Swift: each returns a dr_status
  * and writes a human-readable message into the caller's buffer. Once a reader or writer has
- * failed it stays failed; the caller closes it. Input and output are in memory; Swift does the
- * file I/O.
+ * failed it stays failed; the caller closes it. Input is in memory (a TIFF or a JPEG may be read
+ * through its descriptor); output is in memory, or (JPEG, PNG, TIFF) written into a descriptor the caller
+ * opened, as the encoder makes it. Swift does the rest of the file I/O.
  */
 
 #include <stddef.h>
@@ -30,7 +31,8 @@ typedef enum {
     DR_TOO_LARGE = 5,
     DR_OUT_OF_MEMORY = 6,
     DR_ENCODE_FAILED = 7,
-    DR_CANCELLED = 8
+    DR_CANCELLED = 8,
+    DR_WRITE_FAILED = 9 /* the output's file refused the bytes; the message is the system's reason */
 } dr_status;
 
 typedef enum {
@@ -141,11 +143,11 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
                          dr_info *info, dr_reader **reader, char *message, size_t message_capacity);
 
 /*
- * The same for a TIFF read in place: through the open descriptor `fd` (pread, at no particular
- * offset, so the descriptor's own offset is left alone), `length` bytes long, strip by strip
- * (or a row of tiles at a time) as rows are asked for, so a large scan is never held whole.
- * Read rows with dr_reader_read_rows and NULL bytes. Other formats are refused (DR_UNSUPPORTED):
- * they are read from memory.
+ * The same for a TIFF or a JPEG read in place: through the open descriptor `fd` (pread, at no
+ * particular offset, so the descriptor's own offset is left alone), `length` bytes long, a TIFF
+ * strip by strip (or a row of tiles at a time) as rows are asked for, a JPEG 64 KB at a time as
+ * libjpeg asks, so the file is never held whole. Read rows with dr_reader_read_rows and NULL
+ * bytes. Other formats are refused (DR_UNSUPPORTED): they are read from memory.
  */
 dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t message_capacity);
 dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
@@ -212,6 +214,10 @@ typedef struct {
     int chroma_444;  /* full-resolution chroma (1x1 sampling) instead of 4:2:0 */
     int optimize;    /* Huffman tables optimised for the image (one more pass over the coefficients) */
     int channels;    /* rows are 1 (grey: a one-component JPEG) or 3 (RGB) bytes a pixel */
+    int to_file;     /* write into `fd` (pwrite, from offset 0) as libjpeg fills its 64 KB block,
+                      * instead of memory: dr_writer_end then gives the length and there is nothing
+                      * to take; a failed write is DR_WRITE_FAILED */
+    int fd;
 } dr_jpeg_write_options;
 
 /* A JPEG writer; the metadata (may be NULL) goes into APP1 (Exif, XMP) and APP13 markers. */
@@ -226,6 +232,8 @@ typedef struct {
     int compression;  /* zlib level 0...9 */
     int palette;      /* 8-bit RGB(A) only: keep the rows and, when at most 256 colours are used
                        * (alpha in tRNS), write an indexed PNG; otherwise as `channels` says */
+    int to_file;      /* write into `fd` as for JPEG (a palette candidate writes at finish) */
+    int fd;
 } dr_png_write_options;
 
 /* A PNG writer; the metadata (may be NULL) goes into eXIf, iTXt XML:com.adobe.xmp and a zTXt
@@ -296,7 +304,7 @@ dr_status dr_writer_write_rows(dr_writer *writer, const unsigned char *rows, siz
                                int count, char *message, size_t message_capacity);
 
 /* Ends the file after the last row; *length is its size in bytes. The bytes stay in the writer
- * until dr_writer_take. */
+ * until dr_writer_take (unless they went into the writer's file: nothing to take then). */
 dr_status dr_writer_end(dr_writer *writer, size_t *length, char *message, size_t message_capacity);
 
 /* Copies the ended file into `into` (*length bytes of dr_writer_end) and frees the writer's

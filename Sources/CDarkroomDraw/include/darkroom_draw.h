@@ -72,6 +72,26 @@ int32_t dr_canvas_stride(const dr_canvas *canvas);
 int dr_canvas_coverage(dr_canvas *canvas, const dr_path_element *path, int32_t count, int32_t fill_rule,
                        const dr_stroke_style *stroke, int32_t ax, int32_t ay, int32_t aw, int32_t ah,
                        char *error, size_t error_size);
+/* What full coverage of one colour makes of each 8-bit sample (dr_paint_rgb8_table): `lut`, R's
+   256 results then G's and B's; and, when `linear`, the same results as trunc(v × k + c[channel])
+   in float, checked value by value, which the vector loop computes 16 pixels at a time. */
+typedef struct {
+    uint8_t lut[768];
+    float k, c[3];
+    int32_t linear;
+} dr_paint_table;
+
+/* `color` (premultiplied float RGBA) painted source-over through `coverage` (0…255, one byte a
+   pixel) onto `count` opaque 8-bit RGB pixels, in place: each covered pixel becomes
+   round(clamp(s + d × (1 − s.alpha)) × 255), s = color × coverage / 255, d = the pixel / 255,
+   computed in float as `draw` does on float pixels; uncovered pixels are not touched. Fully
+   covered pixels take `table`'s results, filled for `color` by dr_paint_rgb8_table (the same
+   arithmetic, done once per colour for the 256 values of each channel).
+   (Not cairo: pure arithmetic, callable from any thread.) */
+void dr_paint_rgb8_table(const float color[4], dr_paint_table *table);
+void dr_paint_rgb8_over(uint8_t *rgb, const uint8_t *coverage, int32_t count, const float color[4],
+                        const dr_paint_table *table);
+
 /* Pixels exchanged with the shims are cairo's ARGB32: premultiplied, one native-endian
    uint32_t per pixel (alpha in the top byte), rows `width` pixels apart. */
 

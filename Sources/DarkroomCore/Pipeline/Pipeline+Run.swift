@@ -14,11 +14,11 @@ extension Pipeline {
                                      slots: ComputeSlots = .shared) throws -> RenderStats {
         precondition(source.size == sourceSize, "the source delivers \(source.size), the pipeline expects \(sourceSize)")
         let started = Deadline.now()
-        let run = PipelineRun(self, source: source, deadline: deadline)
+        let quantiser = sink.quantiser
+        let run = PipelineRun(self, source: source, deadline: deadline, rgb8Sink: quantiser.takesRGB8Rows)
         let table = StripTable<Sink.Quantiser.Strip>()
         let strips = run.bandCountOfOutput
         let window = executor.concurrency + executor.readAhead
-        let quantiser = sink.quantiser
         let output = nodes.count - 1
         let size = outputSize, band = bandHeight
 
@@ -30,9 +30,14 @@ extension Pipeline {
         }
         @Sendable func render(_ k: Int) {
             do {
-                let lease = try run.lease(output, BandPlan.bandRect(size, k, band), .clamp)
-                let strip = quantiser.prepare(lease.view)
-                run.end(lease)
+                let strip: Sink.Quantiser.Strip
+                if run.rgb8Writer == output {
+                    strip = try run.withRGB8Band(output, k) { quantiser.prepare(rgb8: $0) }
+                } else {
+                    let lease = try run.lease(output, BandPlan.bandRect(size, k, band), .clamp)
+                    strip = quantiser.prepare(lease.view)
+                    run.end(lease)
+                }
                 run.condition.lock()
                 table.ready[k] = strip
                 run.condition.broadcast()

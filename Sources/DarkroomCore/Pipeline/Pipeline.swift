@@ -43,6 +43,9 @@ public struct Pipeline: Sendable {
     /// See ``rgb8Reader(_:_:)``: when the decoder can hand out its 8-bit RGB rows, the render
     /// gives them to this node as they are.
     let rgb8Reader: Int?
+    /// See ``rgb8Writer(_:_:)``: the node that can also write 8-bit RGB output, for a sink that
+    /// takes it (decided per run, with the sink).
+    let rgb8Writer: Int?
     /// The part of the decoded image the source delivers (crop-on-load), or nil for all of it.
     public let sourceCrop: Rect?
     public let traits: SourceTraits
@@ -158,6 +161,7 @@ public struct Pipeline: Sendable {
         }
         self.nodes = nodes
         rgb8Reader = Self.rgb8Reader(nodes, source)
+        rgb8Writer = Self.rgb8Writer(nodes, reader: rgb8Reader)
     }
 
     /// The nodes that read node `n`'s output.
@@ -184,6 +188,15 @@ public struct Pipeline: Sendable {
         case .kernel(let kernel as any RGB8InputKernel, let inputs) where inputs == [0] && kernel.acceptsRGB8Input: return n
         default: return nil
         }
+    }
+
+    /// The output node, when it is the source's 8-bit reader and can write 8-bit RGB itself
+    /// (``RGB8OutputKernel``) with no colour program after it: decoder to encoder in 8 bits.
+    private static func rgb8Writer(_ nodes: [Node], reader: Int?) -> Int? {
+        guard let reader, reader == nodes.count - 1, nodes[reader].color == nil,
+              case .kernel(let kernel as any RGB8OutputKernel, _) = nodes[reader].producer,
+              kernel.writesRGB8Output, kernel.isOpaque(givenOpaqueInputs: [true]) else { return nil }
+        return reader
     }
 
     /// A streaming node, or a random-access one when strips would read too many input rows.

@@ -55,29 +55,17 @@ extension PipelineRun {
         switch node.producer {
         case .source:
             preconditionFailure("the source is decoded, not computed")
+        case .kernel(let kernel as any RGB8OutputKernel, _) where n == rgb8Writer:
+            let (bytes, start) = try withRGB8Input(of: kernel, node: n, for: rect) { input, band in
+                let origin = UnsafeMutableRawPointer(band).assumingMemoryBound(to: UInt8.self)
+                kernel.render(rgb8: input, into: RGB8RegionTarget(rect: rect, origin: origin, rowBytes: sizes.rgb8OutputRowBytes))
+            }
+            account(n, since: start)
+            return bytes
         case .kernel(let kernel as any RGB8InputKernel, _) where n == rgb8Reader:
-            // Reads past the edges are the kernel's to answer (RGB8InputKernel): the view holds the image's part.
-            let region = kernel.inputRegions(for: rect)[0].intersection(Rect(size: pipeline.nodes[0].size))
-            let bands = BandPlan.touched(pipeline.nodes[0].size, region, .clamp, bandHeight)
-            precondition(!region.isEmpty, "an 8-bit RGB reader reads nothing of its input")
-            var bases = [UnsafeMutableRawPointer]()
-            defer { if let bands { for k in bands.prefix(bases.count) { release(0, k) } } }
-            if let bands { for k in bands { bases.append(UnsafeMutableRawPointer(try acquire(0, k))) } }
-            let rows = (region.y..<region.maxY).map { y -> UnsafePointer<UInt8> in
-                let k = y / bandHeight
-                let base = bases[k - bands!.lowerBound].assumingMemoryBound(to: UInt8.self)
-                return UnsafePointer(base + (y - k * bandHeight) * rgb8RowBytes + 3 * region.x)
+            let (pixels, start) = try withRGB8Input(of: kernel, node: n, for: rect) { input, band in
+                kernel.render(rgb8: input, into: RegionTarget(rect: rect, origin: band + pads[n], stride: strides[n]))
             }
-            let pixels = memory.pixels(bandPixels(n))
-            let start = Deadline.now()
-            var overreach = false
-            rows.withUnsafeBufferPointer { rows in
-                withUnsafeMutablePointer(to: &overreach) { flag in
-                    kernel.render(rgb8: RGB8RegionView(rect: region, rows: rows.baseAddress!, overreach: flag),
-                                  into: RegionTarget(rect: rect, origin: pixels + pads[n], stride: strides[n]))
-                }
-            }
-            try checkReads(overreach, of: kernel, node: n, output: pixels)
             finish(n, pixels, rows: rect.height)
             account(n, since: start)
             return pixels
@@ -106,6 +94,34 @@ extension PipelineRun {
             account(n, since: start)
             return pixels
         }
+    }
+
+    /// Allocates a band of node `n` and calls `render` with a view of the source's 8-bit rows
+    /// that `kernel` reads for `rect` (holding those source bands meanwhile) and the band;
+    /// returns the band and when `render` started (the node's time begins once its input is
+    /// ready). A read outside the view fails the render and frees the band.
+    private func withRGB8Input(of kernel: any RGB8InputKernel, node n: Int, for rect: Rect,
+                               _ render: (RGB8RegionView, UnsafeMutablePointer<Pixel>) -> Void) throws -> (UnsafeMutablePointer<Pixel>, UInt64) {
+        // Reads past the edges are the kernel's to answer (RGB8InputKernel): the view holds the image's part.
+        let region = kernel.inputRegions(for: rect)[0].intersection(Rect(size: pipeline.nodes[0].size))
+        let bands = BandPlan.touched(pipeline.nodes[0].size, region, .clamp, bandHeight)
+        precondition(!region.isEmpty, "an 8-bit RGB reader reads nothing of its input")
+        var bases = [UnsafeMutableRawPointer]()
+        defer { if let bands { for k in bands.prefix(bases.count) { release(0, k) } } }
+        if let bands { for k in bands { bases.append(UnsafeMutableRawPointer(try acquire(0, k))) } }
+        let rows = (region.y..<region.maxY).map { y -> UnsafePointer<UInt8> in
+            let k = y / bandHeight
+            let base = bases[k - bands!.lowerBound].assumingMemoryBound(to: UInt8.self)
+            return UnsafePointer(base + (y - k * bandHeight) * rgb8RowBytes + 3 * region.x)
+        }
+        let band = memory.pixels(bandPixels(n))
+        let start = Deadline.now()
+        var overreach = false
+        rows.withUnsafeBufferPointer { rows in
+            withUnsafeMutablePointer(to: &overreach) { render(RGB8RegionView(rect: region, rows: rows.baseAddress!, overreach: $0), band) }
+        }
+        try checkReads(overreach, of: kernel, node: n, output: band)
+        return (band, start)
     }
 
     /// Applies the node's fused colour program, then fills the padding columns.

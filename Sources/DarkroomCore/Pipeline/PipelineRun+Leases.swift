@@ -96,4 +96,14 @@ extension PipelineRun {
         if let scratch = lease.scratch { memory.release(scratch, count: lease.scratchCount, reusable: false) }
         if let bands = lease.bands { for k in bands { release(lease.node, k) } }
     }
+
+    /// Calls `body` with band `k` of node `n`, an 8-bit RGB band (``rgb8Writer``), held meanwhile.
+    func withRGB8Band<T>(_ n: Int, _ k: Int, _ body: (RGB8RegionView) -> T) throws -> T {
+        let rect = BandPlan.bandRect(pipeline.nodes[n].size, k, bandHeight)
+        let base = UnsafeMutableRawPointer(try acquire(n, k)).assumingMemoryBound(to: UInt8.self)
+        defer { release(n, k) }
+        let rowBytes = sizes.rgb8OutputRowBytes
+        let rows = (0..<rect.height).map { UnsafePointer(base + $0 * rowBytes) }
+        return rows.withUnsafeBufferPointer { body(RGB8RegionView(rect: rect, rows: $0.baseAddress!)) }
+    }
 }

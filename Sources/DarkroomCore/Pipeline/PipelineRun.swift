@@ -47,6 +47,8 @@ final class PipelineRun: @unchecked Sendable {
     /// The kernel node that reads the source's bands as 8-bit RGB (``Pipeline/rgb8Reader``):
     /// the source's bands then hold `width × 3` bytes a row.
     let rgb8Reader: Int?
+    /// The output node when it writes 8-bit RGB bands for the sink (``Pipeline/rgb8Writer``).
+    let rgb8Writer: Int?
 
     // Guarded by `condition`.
     var states: [[BandState]]
@@ -63,7 +65,8 @@ final class PipelineRun: @unchecked Sendable {
     /// The first error any thread met; every thread stops at its next step.
     private(set) var failure: (any Error)?
 
-    init(_ pipeline: Pipeline, source: any RowSource, deadline: Deadline?) {
+    /// - Parameter rgb8Sink: whether the sink takes 8-bit RGB rows (``StripQuantiser/takesRGB8Rows``).
+    init(_ pipeline: Pipeline, source: any RowSource, deadline: Deadline?, rgb8Sink: Bool = false) {
         self.pipeline = pipeline
         self.source = source
         self.deadline = deadline
@@ -81,9 +84,10 @@ final class PipelineRun: @unchecked Sendable {
         padEdges = plan.padEdges
         // Only a decoder that hands out its 8-bit RGB rows can feed them to that node.
         sizes = BandSizes(pipeline, plan: plan,
-                          compactSource: source is any CompactRowSource && source.isOpaque && source.isEightBit)
+                          compactSource: source is any CompactRowSource && source.isOpaque && source.isEightBit,
+                          rgb8Sink: rgb8Sink)
         strides = sizes.strides
-        (directStore, rgb8Reader) = (sizes.directStore, sizes.rgb8Reader)
+        (directStore, rgb8Reader, rgb8Writer) = (sizes.directStore, sizes.rgb8Reader, sizes.rgb8Writer)
         self.uses = uses
         self.stores = stores
         for store in stores { if let store { memory.allocated(store.size.area * store.pixelBytes) } }

@@ -26,6 +26,21 @@ public protocol CompactRowSource: RowSource {
 public protocol StripQuantiser: Sendable {
     associatedtype Strip: Sendable
     func prepare(_ rows: RegionView) -> Strip
+
+    /// Whether it takes opaque 8-bit RGB rows as they are (``prepare(rgb8:)``): an encoder whose
+    /// samples are 8-bit RGB. The last node may then write 8 bits (``RGB8OutputKernel``).
+    var takesRGB8Rows: Bool { get }
+
+    /// The strip from opaque 8-bit RGB rows; called only when ``takesRGB8Rows``.
+    func prepare(rgb8 rows: RGB8RegionView) -> Strip
+}
+
+extension StripQuantiser {
+    public var takesRGB8Rows: Bool { false }
+
+    public func prepare(rgb8 rows: RGB8RegionView) -> Strip {
+        preconditionFailure("\(Self.self) does not take 8-bit RGB rows")
+    }
 }
 
 /// Where a pipeline's pixels go: an encoder that takes strips top to bottom, from one thread.

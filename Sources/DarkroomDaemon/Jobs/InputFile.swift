@@ -79,7 +79,7 @@ final class InputFile: Sendable {
             throw .tooLarge(size: size)
         }
         let inPlace = ImageInput.readsInPlace(head: head)
-        let limit = DecodeLimits(maxFileBytes: maxBytes).maxBytes(inPlace: inPlace)
+        let limit = DecodeLimits(maxFileBytes: maxBytes).maxBytes(inPlace: ImageInput.takesInPlaceLimit(head: head))
         guard size <= limit else { close(fd); throw .tooLarge(size: size) }
 
         var leased = false

@@ -138,13 +138,14 @@ public struct JobRunner: Sendable {
         for (output, estimatedPixels) in zip(plan.outputs, pixelEstimates) {
             if shouldAbandon() { return .abandoned }
             if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
-            // A TIFF goes straight into a temporary file next to its place as strips are made,
-            // so a large output is never held in memory; the others are encoded in memory.
+            // A JPEG, PNG or TIFF goes straight into a temporary file next to its place as it is
+            // encoded, so the encoded file is never held in memory; WebP and AVIF (encoded whole
+            // at the end by their libraries) are encoded in memory.
             var temporary: AtomicFile.Temporary?
             var placedFile = false
             defer { if let temporary { AtomicFile.discard(temporary, placed: placedFile) } }
             do throws(ReportError) {
-                if EncodeOptions(output.config).format == .tiff {
+                if EncodeOptions(output.config).canWriteToDestination {
                     temporary = try Self.writing { () throws(FileError) in try AtomicFile.begin(for: output.path) }
                 }
                 let rendered = try OutputRendering.render(input: input, plan: output, metadata: plan.metadata, limits: limits,

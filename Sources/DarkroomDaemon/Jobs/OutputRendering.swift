@@ -6,7 +6,8 @@ import DarkroomCore
 /// pipeline, and nothing else (no files, no report). Everything around it — planning, the
 /// memory budget, placement, reporting — stays outside.
 enum OutputRendering {
-    /// Renders `plan` for `input`; a TIFF into `destination` when given (an open, empty file). Throws a report error with the codec's code, or
+    /// Renders `plan` for `input`; a JPEG, PNG or TIFF into `destination` when given (an open,
+    /// empty file: a write it refuses is `write_failed`). Throws a report error with the codec's code, or
     /// `timeout` once `deadline` has passed (the engine checks between strips and in the
     /// decoder's progress callback).
     static func render(input: ImageInput, plan: JobPlan.Output, metadata: ImageMetadata, limits: Limits,
@@ -25,6 +26,9 @@ enum OutputRendering {
                 executor: executor, deadline: deadline)
         } catch {
             if error.code == .timeout { throw ReportError.timeout(limits: limits) }
+            if error.code == .writeFailed {
+                throw ReportError(code: error.code.rawValue, message: "cannot write \(RawName.display(plan.path)): \(error.message)")
+            }
             let message = error.code == .encodeFailed ? "\(RawName.display(plan.path)): \(error.message)" : error.message
             throw ReportError(code: error.code.rawValue, message: message)
         }

@@ -40,8 +40,10 @@ public struct DrawFilter: RegionFilter {
     }
 }
 
-/// The input with shapes painted over it, strip by strip.
-struct ShapesKernel: PixelKernel {
+/// The input with shapes painted over it, strip by strip. On an opaque 8-bit source it reads
+/// the decoded samples, and when it is the last step before an 8-bit encoder it paints straight
+/// onto them (``RGB8OutputKernel``): the image is never float.
+struct ShapesKernel: RGB8OutputKernel {
     let size: Size
     let shapes: [PlacedShape]
 
@@ -49,13 +51,38 @@ struct ShapesKernel: PixelKernel {
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
     var preservesOpacity: Bool { shapes.allSatisfy { $0.blend.keepsOpaqueBackdropOpaque } }
     var preservesGrey: Bool { shapes.allSatisfy { ($0.fill?.isGrey ?? true) && ($0.stroke?.isGrey ?? true) && $0.blend.preservesGrey } }
+    var acceptsRGB8Input: Bool { true }
+    var writesRGB8Output: Bool { preservesOpacity }
 
     func inputRegions(for output: Rect) -> [Rect] { [output] }
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let r = target.rect
         for y in r.y..<r.maxY { target.pointer(r.x, y).update(from: inputs[0].pointer(r.x, y), count: r.width) }
+        paint(into: target)
+    }
+
+    func render(rgb8 input: RGB8RegionView, into target: RegionTarget) {
+        let r = target.rect
+        for y in r.y..<r.maxY {
+            // v / 255, as the decoder's float rows hold it.
+            let bytes = input.pointer(r.x, y), row = target.pointer(r.x, y)
+            for i in 0..<r.width {
+                row[i] = Pixel(Float(bytes[3 * i]) / 255, Float(bytes[3 * i + 1]) / 255, Float(bytes[3 * i + 2]) / 255, 1)
+            }
+        }
+        paint(into: target)
+    }
+
+    func render(rgb8 input: RGB8RegionView, into target: RGB8RegionTarget) {
+        let r = target.rect
+        for y in r.y..<r.maxY { target.pointer(r.x, y).update(from: input.pointer(r.x, y), count: 3 * r.width) }
         let canvas = CoverageCanvas(r)
+        for shape in shapes { shape.paint(into: target, canvas: canvas) }
+    }
+
+    private func paint(into target: RegionTarget) {
+        let canvas = CoverageCanvas(target.rect)
         for shape in shapes { shape.paint(into: target, canvas: canvas) }
     }
 }

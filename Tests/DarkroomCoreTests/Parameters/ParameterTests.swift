@@ -17,6 +17,21 @@ final class ParameterTests: XCTestCase {
         XCTAssertThrowsError(try p.parse(.scalar("12")))
     }
 
+    /// Values are read without blanks around them: spaces, tabs and Unicode space separators (a
+    /// no-break or an em space pasted from a document), as Foundation's `.whitespaces` says.
+    func testBlanksAroundValuesAreIgnored() throws {
+        XCTAssertEqual(" \t12px\u{00A0}".trimmed, "12px")
+        XCTAssertEqual("\u{2003}5 %\u{3000}".trimmed, "5 %")
+        XCTAssertEqual("a b".trimmed, "a b")
+        XCTAssertEqual(" \t ".trimmed, "")
+        XCTAssertEqual("".trimmed, "")
+        XCTAssertEqual("\ne\u{301} ".trimmed, "\ne\u{301}", "a newline is not a blank; combining marks stay")
+        XCTAssertEqual(parseLength("\u{00A0}25%\t"), Length(25, percent: true))
+        let chain = try ChainSyntax.parse("sepia  intensity=\t0.5 | invert")
+        XCTAssertEqual(chain.steps.count, 2)
+        XCTAssertNoThrow(try chain.resolve(seed: 1))
+    }
+
     func testIntegerRangeErrorSaysWhatWasExpected() {
         let p = ParameterDescriptor("width", .integer, "", min: 1, max: 65535)
         XCTAssertThrowsError(try p.parse(.scalar("wide"))) { error in
