@@ -1,12 +1,14 @@
 /*
  * TIFF through libtiff, read as it is stored: a striped file scanline by scanline
- * (TIFFReadScanline decodes a strip progressively, so even a one-strip scan streams), a tiled
+ * (TIFFReadScanline decodes a strip progressively, so even a one-strip scan streams; a file of
+ * many strips read in place decodes two at a time, the next on a thread of its own: tiff_strips.c), a tiled
  * one a row of tiles at a time. 8- and 16-bit grey, RGB, their alpha (associated alpha is
  * unpremultiplied) and 8- and 16-bit CMYK (16-bit RGB out) take this path; everything else libtiff can read (palette,
  * 1-bit, subsampled YCbCr, separate planes, ...) goes through TIFFRGBAImage, 8-bit, a strip or
  * a row of tiles at a time. Only the first page (directory) is read; info->pages counts them.
  */
 #include "tiff_io.h"
+#include "tiff_strips.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -152,10 +154,20 @@ typedef struct {
     unsigned char *cmyk_row;
     TIFFRGBAImage rgba;
     int rgba_begun;
+    /* Whole strips, two decoding at once (striped direct path of a file read in place). */
+    dr_tiff_prefetch *prefetch;
+    unsigned char *strip;           /* the strip this thread decodes */
+    tmsize_t strip_bytes;
+    size_t scanline;
+    uint32_t rows_per_strip, strips;
+    const unsigned char *strip_rows; /* the current strip's rows: `strip` or the helper's buffer */
+    int strip_y0, strip_nrows;
 } tiff_reader;
 
 static void tiff_reader_close(dr_reader *base) {
     tiff_reader *r = (tiff_reader *)base;
+    dr_tiff_prefetch_close(r->prefetch);
+    free(r->strip);
     if (r->rgba_begun) TIFFRGBAImageEnd(&r->rgba);
     if (r->tif != NULL) TIFFClose(r->tif);
     dr_color_converter_free(r->base.color);
@@ -283,6 +295,31 @@ static dr_status load_band(tiff_reader *r, int y) {
     return DR_OK;
 }
 
+/* Makes the strip holding file row `y` current: the helper's when it was asked for it, else
+ * decoded here while the helper starts on the one after. */
+static dr_status next_strip(tiff_reader *r, int y) {
+    uint32_t strip = (uint32_t)y / r->rows_per_strip;
+    int y0 = (int)(strip * r->rows_per_strip);
+    int rows = (int)r->layout.height - y0 < (int)r->rows_per_strip ? (int)r->layout.height - y0 : (int)r->rows_per_strip;
+    tmsize_t got;
+    const unsigned char *data;
+    if (dr_tiff_prefetch_requested(r->prefetch) == (long)strip) {
+        dr_status status;
+        data = dr_tiff_prefetch_wait(r->prefetch, &got, &status, r->io.message, r->io.capacity);
+        if (status != DR_OK && r->io.status == DR_OK) r->io.status = status; /* its message is in place */
+    } else {
+        if (strip + 1 < r->strips) dr_tiff_prefetch_start(r->prefetch, strip + 1);
+        got = TIFFReadEncodedStrip(r->tif, strip, r->strip, r->strip_bytes);
+        data = r->strip;
+    }
+    if (r->io.status != DR_OK) return r->io.status;
+    if (got < (tmsize_t)((size_t)rows * r->scanline)) return fail(r, DR_CORRUPT, "TIFF: a strip could not be decoded");
+    r->strip_rows = data;
+    r->strip_y0 = y0;
+    r->strip_nrows = rows;
+    return DR_OK;
+}
+
 /* One TIFFRGBAImage row (premultiplied RGBA, 8-bit) to the delivered layout. */
 static void convert_rgba(tiff_reader *r, const unsigned char *in, unsigned char *out) {
     const unsigned char *src = in + 4 * (size_t)r->crop_x;
@@ -306,19 +343,25 @@ static dr_status tiff_read_rows(dr_reader *base, unsigned char *rows, size_t str
     r->io.bytes = r->base.bytes;
     if (r->deadline_ns != 0 && dr_monotonic_ns() > r->deadline_ns)
         return fail(r, DR_CANCELLED, "decoding ran past the time limit");
-    int striped_direct = r->direct && !r->layout.tiled;
+    int striped_direct = r->direct && !r->layout.tiled, whole_strips = striped_direct && r->prefetch != NULL;
     /* A striped file: the rows above the crop are decoded and dropped (scanlines come in order). */
-    while (striped_direct && r->next_row < r->crop_y) {
+    while (striped_direct && !whole_strips && r->next_row < r->crop_y) {
         if (TIFFReadScanline(r->tif, r->row, (uint32_t)r->next_row, 0) < 0)
             return fail(r, DR_CORRUPT, "TIFF: a row could not be decoded");
         r->next_row++;
     }
-    if (!striped_direct && r->next_row < r->crop_y) r->next_row = r->crop_y;
+    if ((!striped_direct || whole_strips) && r->next_row < r->crop_y) r->next_row = r->crop_y;
     for (int i = 0; i < count; i++, r->next_row++) {
         unsigned char *target = rows + stride * (size_t)i;
         int y = r->next_row;
         if (y >= (int)r->layout.height) return fail(r, DR_CORRUPT, "TIFF: more rows asked for than the image has");
-        if (striped_direct) {
+        if (whole_strips) {
+            if (y < r->strip_y0 || y >= r->strip_y0 + r->strip_nrows) {
+                dr_status status = next_strip(r, y);
+                if (status != DR_OK) return status;
+            }
+            convert_direct(r, r->strip_rows + r->scanline * (size_t)(y - r->strip_y0), target);
+        } else if (striped_direct) {
             if (TIFFReadScanline(r->tif, r->row, (uint32_t)y, 0) < 0)
                 return fail(r, DR_CORRUPT, "TIFF: a row could not be decoded");
             convert_direct(r, r->row, target);
@@ -335,6 +378,32 @@ static dr_status tiff_read_rows(dr_reader *base, unsigned char *rows, size_t str
         if (r->base.color != NULL && !r->cmyk) dr_color_converter_rows(r->base.color, target, (size_t)r->base.width);
     }
     return DR_OK;
+}
+
+/* Whole strips two at a time when the file is read in place and has several strips of a
+ * reasonable size (JPEG strips keep the scanline path: their colour mode is set per handle). */
+static void start_prefetch(tiff_reader *r, tmsize_t scanline) {
+    const tiff_layout *l = &r->layout;
+    if (!r->io.file || scanline <= 0 || l->compression == COMPRESSION_JPEG || l->compression == COMPRESSION_OJPEG) return;
+    uint32_t rows = 0;
+    TIFFGetFieldDefaulted(r->tif, TIFFTAG_ROWSPERSTRIP, &rows);
+    uint32_t strips = TIFFNumberOfStrips(r->tif);
+    tmsize_t bytes = TIFFStripSize(r->tif);
+    if (rows == 0 || rows >= l->height || strips < 2 || bytes <= 0 || bytes > ((tmsize_t)64 << 20) ||
+        (uint64_t)strips * rows < l->height || bytes < (tmsize_t)rows * scanline)
+        return;
+    r->strip = malloc((size_t)bytes);
+    if (r->strip != NULL) r->prefetch = dr_tiff_prefetch_open(&r->io, bytes);
+    if (r->prefetch == NULL) {
+        free(r->strip);
+        r->strip = NULL;
+        return;
+    }
+    r->strip_bytes = bytes;
+    r->scanline = (size_t)scanline;
+    r->rows_per_strip = rows;
+    r->strips = strips;
+    r->strip_y0 = -1;
 }
 
 static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_info *info, dr_reader **out,
@@ -376,6 +445,7 @@ static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_i
     if (r->direct && !l->tiled) {
         tmsize_t scanline = TIFFScanlineSize(r->tif);
         r->row = malloc(scanline > 0 ? (size_t)scanline : row_bytes);
+        start_prefetch(r, scanline);
     } else {
         uint32_t band = 0;
         if (l->tiled) TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &band);

@@ -1,8 +1,12 @@
 /*
- * WebP output through libwebp. libwebp encodes a whole picture at once, so the rows are packed
- * as they come into the picture's ARGB plane (4 bytes a pixel, the only copy: the lossy encoder
- * converts it to YUV itself, as WebPPictureImportRGB would) and encoded at finish. The
- * metadata and ICC profile are added as chunks with libwebpmux.
+ * WebP output through libwebp. libwebp encodes a whole picture at once, so the rows go into the
+ * picture as they come and are encoded at finish. Lossy: converted to YUV 4:2:0 as they come,
+ * by libwebp's own WebPPictureImportRGB(A) on each pair-aligned run of rows (its conversion
+ * works on pairs of rows, so the planes are the ones a whole-picture import gives, byte for
+ * byte), while the pipeline still renders: the encoder's single-threaded conversion is gone
+ * from the end, and the picture is 1.5 bytes a pixel (2.5 with alpha) instead of 4.
+ * Lossless: packed into the ARGB plane it encodes. The metadata and ICC profile are added as
+ * chunks with libwebpmux.
  */
 #include "internal.h"
 
@@ -17,6 +21,8 @@ typedef struct {
     WebPPicture picture;
     WebPConfig config;
     int channels, written;
+    unsigned char *carry; /* lossy: a row whose pair has not come yet */
+    int carried;
     dr_status status;
     dr_metadata metadata; /* copies, owned */
     unsigned char *icc;
@@ -26,6 +32,7 @@ typedef struct {
 static void webp_writer_close(dr_writer *base) {
     webp_writer *w = (webp_writer *)base;
     WebPPictureFree(&w->picture);
+    free(w->carry);
     dr_metadata_free(&w->metadata);
     free(w->icc);
     free(w);
@@ -49,11 +56,80 @@ static dr_status webp_set_icc(dr_writer *base, const unsigned char *profile, siz
     return DR_OK;
 }
 
+/* Converts `count` rows (starting at an even row, `count` even unless they end the picture) into
+ * the picture's YUV(A) planes at row `y`, through a picture of their own. */
+static int import_yuv(webp_writer *w, const unsigned char *rows, size_t stride, int count, int y) {
+    WebPPicture part;
+    if (!WebPPictureInit(&part)) return 0;
+    part.width = w->picture.width;
+    part.height = count;
+    int ok = w->channels == 4 ? WebPPictureImportRGBA(&part, rows, (int)stride)
+                              : WebPPictureImportRGB(&part, rows, (int)stride);
+    if (ok) {
+        WebPPicture *p = &w->picture;
+        size_t width = (size_t)p->width, uv_width = (width + 1) / 2;
+        for (int i = 0; i < count; i++) {
+            memcpy(p->y + (size_t)p->y_stride * (size_t)(y + i), part.y + (size_t)part.y_stride * (size_t)i, width);
+            if (p->a != NULL) {
+                /* A run without transparency comes back without an alpha plane. */
+                unsigned char *to = p->a + (size_t)p->a_stride * (size_t)(y + i);
+                if (part.a != NULL) memcpy(to, part.a + (size_t)part.a_stride * (size_t)i, width);
+                else memset(to, 0xff, width);
+            }
+        }
+        for (int i = 0; i < (count + 1) / 2; i++) {
+            size_t row = (size_t)(y / 2 + i);
+            memcpy(p->u + (size_t)p->uv_stride * row, part.u + (size_t)part.uv_stride * (size_t)i, uv_width);
+            memcpy(p->v + (size_t)p->uv_stride * row, part.v + (size_t)part.uv_stride * (size_t)i, uv_width);
+        }
+    }
+    WebPPictureFree(&part);
+    return ok;
+}
+
+/* Lossy rows: whole pairs converted now, an odd last row kept until its pair comes (or the
+ * picture ends with it). */
+static dr_status write_yuv(webp_writer *w, const unsigned char *rows, size_t stride, int count,
+                           char *message, size_t capacity) {
+    size_t row_bytes = (size_t)w->picture.width * (size_t)w->channels;
+    int y = w->written - w->carried; /* the first row not yet converted: even */
+    int ok = 1;
+    if (w->carried && count > 0) {
+        unsigned char *pair = malloc(2 * row_bytes);
+        ok = pair != NULL;
+        if (ok) {
+            memcpy(pair, w->carry, row_bytes);
+            memcpy(pair + row_bytes, rows, row_bytes);
+            ok = import_yuv(w, pair, row_bytes, 2, y);
+            free(pair);
+        }
+        rows += stride;
+        count--;
+        w->written++;
+        w->carried = 0;
+        y += 2;
+    }
+    int whole = count - count % 2;
+    if (ok && whole > 0) ok = import_yuv(w, rows, stride, whole, y);
+    w->written += whole;
+    if (ok && count % 2) {
+        if (w->written + 1 == w->picture.height) {
+            ok = import_yuv(w, rows + stride * (size_t)whole, stride, 1, y + whole);
+        } else {
+            memcpy(w->carry, rows + stride * (size_t)whole, row_bytes);
+            w->carried = 1;
+        }
+        w->written++;
+    }
+    return ok ? DR_OK : failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory converting WebP rows");
+}
+
 static dr_status webp_write_rows(dr_writer *base, const unsigned char *rows, size_t stride, int count,
                                  char *message, size_t capacity) {
     webp_writer *w = (webp_writer *)base;
     if (w->status != DR_OK) return w->status;
     if (w->written + count > w->picture.height) return failed(w, message, capacity, DR_ENCODE_FAILED, "WebP: more rows than the image has");
+    if (!w->picture.use_argb) return write_yuv(w, rows, stride, count, message, capacity);
     for (int i = 0; i < count; i++) {
         const unsigned char *p = rows + stride * (size_t)i;
         uint32_t *argb = w->picture.argb + (size_t)w->picture.argb_stride * (size_t)(w->written + i);
@@ -167,10 +243,13 @@ dr_status dr_webp_writer_open(int width, int height, const dr_webp_write_options
         dr_set_message(message, capacity, "WebP: invalid encoder settings");
         return DR_ENCODE_FAILED;
     }
-    w->picture.use_argb = 1;
+    w->picture.use_argb = w->config.lossless;
+    w->picture.colorspace = w->channels == 4 ? WEBP_YUV420A : WEBP_YUV420;
     w->picture.width = width;
     w->picture.height = height;
-    if (!WebPPictureAlloc(&w->picture)) {
+    if (!w->picture.use_argb) w->carry = malloc((size_t)width * (size_t)w->channels);
+    if ((!w->picture.use_argb && w->carry == NULL) || !WebPPictureAlloc(&w->picture)) {
+        free(w->carry);
         free(w);
         dr_set_message(message, capacity, "out of memory for a %d×%d WebP picture", width, height);
         return DR_OUT_OF_MEMORY;

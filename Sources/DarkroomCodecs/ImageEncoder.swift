@@ -61,9 +61,10 @@ public struct ImageEncoder: StripSink {
     public static func heldBytes(size: Size, options: EncodeOptions, traits: OutputTraits) -> Int {
         switch options.format {
         case .webp:
-            // The ARGB picture (4 a pixel), then lossy: YUVA planes (2.5) and the encoder's
-            // per-macroblock state; lossless: libwebp's transform buffers (about 2× ARGB).
-            return size.area * (options.lossless ? 12 : 7)
+            // Lossy: the YUV(A) picture the rows are converted into (1.5, 2.5 with alpha) and
+            // the encoder's per-macroblock state; lossless: the ARGB picture (4 a pixel) and
+            // libwebp's transform buffers (about 2× ARGB).
+            return size.area * (options.lossless ? 12 : 3)
         case .avif, .heif:
             // The RGB(A) plane, libheif's YUV 4:2:0 or 4:4:4 copy and libaom's frame buffers
             // (source, reconstruction and lookahead, 1.5–3 bytes a pixel each). 10-bit: every

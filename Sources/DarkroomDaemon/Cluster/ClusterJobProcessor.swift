@@ -92,9 +92,11 @@ struct ClusterJobProcessor: Sendable {
         guard FileStamp.of(descriptor: input.descriptor) == job.stamp else {
             return .finished(status: "superseded", error: nil)
         }
-        let sha256 = input.sha256
         let existing = JobReport.read(from: reportPath)
-        if case .finish(let status) = ProcessedOnceRule.decide(existingReport: existing, inputSHA256: sha256) {
+        // The hash is waited for here only when there is a report to compare it with (a read
+        // error then fails the job when it asks again).
+        if existing != nil, case .finish(let status) = try? ProcessedOnceRule.decide(existingReport: existing,
+                                                                                        inputSHA256: input.sha256()) {
             // Processed before (a node died after its report): only the input's place is left.
             guard lease.isHeld else { return lost(job, name, layout) }
             stats.withLock { $0.alreadyDone += 1 }
@@ -112,7 +114,7 @@ struct ClusterJobProcessor: Sendable {
                          previousOutputs: Set(existing?.outputs.map(\.path) ?? [])),
             queued: job.queuedAt, configSHA256: watches.configSHA256)
         // Asked before each output is placed: a lost lease publishes nothing.
-        let outcome = runner.run(input: input.content, sha256: sha256, spec: spec, budget: budget.current,
+        let outcome = runner.run(input: input.content, sha256: input.sha256, spec: spec, budget: budget.current,
                                  shouldAbandon: { input.leaseBroken || input.changedSinceOpen || !lease.isHeld })
         TestBarrier.pass(.rendered, file: name)
         guard case .finished(let report) = outcome else {

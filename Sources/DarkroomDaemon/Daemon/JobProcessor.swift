@@ -60,10 +60,12 @@ struct JobProcessor: Sendable {
         }
         leaseMonitor.watch(input)
         defer { leaseMonitor.unwatch(input) }
-        let sha256 = input.sha256
         TestBarrier.pass(.reportCheck, file: name)
         let existing = JobReport.read(from: reportPath)
-        if case .finish(let status) = ProcessedOnceRule.decide(existingReport: existing, inputSHA256: sha256) {
+        // The hash is waited for here only when there is a report to compare it with; otherwise
+        // a file read in place goes on being hashed beside its decode.
+        if existing != nil, case .finish(let status) = try? ProcessedOnceRule.decide(existingReport: existing,
+                                                                                        inputSHA256: input.sha256()) {
             stats.withLock { $0.alreadyDone += 1 }
             let outcome = dispose(job, status: status)
             // Kept inputs are met again at every start; only moves and deletions are news.
@@ -81,7 +83,7 @@ struct JobProcessor: Sendable {
             owner: .init(mark: layout.watch.name + ":" + job.relative, rule: layout.watch.onConflict,
                          previousOutputs: Set(existing?.outputs.map(\.path) ?? [])),
             queued: job.queuedAt, configSHA256: job.configSHA256)
-        let outcome = runner.run(input: input.content, sha256: sha256, spec: spec, budget: budget.current,
+        let outcome = runner.run(input: input.content, sha256: input.sha256, spec: spec, budget: budget.current,
                                  shouldAbandon: { input.leaseBroken || input.changedSinceOpen })
         TestBarrier.pass(.rendered, file: name)
         guard case .finished(let report) = outcome, !input.leaseBroken, !input.changedSinceOpen else {

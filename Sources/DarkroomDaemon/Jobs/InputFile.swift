@@ -24,8 +24,9 @@ final class InputFile: Sendable {
     let descriptor: Int32
     /// The content as the decoders read it: in memory, or this file read in place.
     let content: ImageInput
-    /// The SHA-256 of the content, read from the descriptor once.
-    let sha256: String
+    /// The SHA-256 of the content, read from the descriptor once (for a file read in place, on
+    /// a thread of its own while the job goes on: ``sha256()`` waits for it).
+    private let digest: ContentDigest
     /// What `fstat` said when it was opened.
     let status: FileStatus
     /// Whether the lease is held; false where the file system or permissions allow none.
@@ -94,12 +95,8 @@ final class InputFile: Sendable {
             }
         }
         if inPlace {
-            guard let sha256 = SHA256.hex(descriptor: fd, size: size) else {
-                let code = errno
-                close(fd)
-                throw .system(FileError("read", path, errno: code))
-            }
-            return InputFile(descriptor: fd, content: ImageInput(descriptor: fd, size: size, head: head), sha256: sha256,
+            return InputFile(descriptor: fd, content: ImageInput(descriptor: fd, size: size, head: head),
+                             digest: ContentDigest(descriptor: fd, size: size, path: path),
                              status: FileStatus(st), leased: leased)
         }
         let bytes: [UInt8]
@@ -112,14 +109,14 @@ final class InputFile: Sendable {
             case .system(let e): throw .system(e)
             }
         }
-        return InputFile(descriptor: fd, content: ImageInput(bytes), sha256: SHA256.hex(bytes), status: FileStatus(st),
-                         leased: leased)
+        return InputFile(descriptor: fd, content: ImageInput(bytes), digest: ContentDigest(known: SHA256.hex(bytes)),
+                         status: FileStatus(st), leased: leased)
     }
 
-    private init(descriptor: Int32, content: ImageInput, sha256: String, status: FileStatus, leased: Bool) {
+    private init(descriptor: Int32, content: ImageInput, digest: ContentDigest, status: FileStatus, leased: Bool) {
         self.descriptor = descriptor
         self.content = content
-        self.sha256 = sha256
+        self.digest = digest
         self.status = status
         self.leased = leased
     }
@@ -134,7 +131,14 @@ final class InputFile: Sendable {
         return !FileStatus(st).sameContentStamp(as: status)
     }
 
-    deinit { close(descriptor) }
+    /// The SHA-256 of the content (what `sha256sum` prints), waiting for it when the file is
+    /// still being hashed; the read error when it could not be read through.
+    func sha256() throws(FileError) -> String { try digest.value() }
+
+    deinit {
+        _ = try? digest.value()  // the hashing thread reads the descriptor until then
+        close(descriptor)
+    }
 
     /// Whether a writer opened the file since the lease was taken (the kernel then waits for
     /// us, up to `/proc/sys/fs/lease-break-time`, before letting the writer go on).

@@ -63,13 +63,26 @@ public struct JobRunner: Sendable {
     }
 
     /// Processes `input`, the content of `spec.inputPath` opened once. `budget` (the daemon's)
-    /// makes the job wait for memory; `shouldAbandon` is asked between steps.
-    func run(input: ImageInput, sha256: String, spec: Spec, budget: MemoryBudget?,
+    /// makes the job wait for memory; `shouldAbandon` is asked between steps. `sha256` gives
+    /// the input's hash, asked once the job is done (a file read in place is hashed meanwhile,
+    /// ``ContentDigest``); a file that could not be hashed fails the job with its read error.
+    func run(input: ImageInput, sha256: () throws(FileError) -> String, spec: Spec, budget: MemoryBudget?,
              shouldAbandon: () -> Bool) -> Outcome {
+        guard case .finished(var report) = render(input: input, spec: spec, budget: budget, shouldAbandon: shouldAbandon)
+        else { return .abandoned }
+        do throws(FileError) {
+            report.input.sha256 = try sha256()
+        } catch {
+            report.status = .failed
+            report.error = report.error ?? ReportError(code: CodecError.Code.io.rawValue, message: error.description)
+        }
+        return .finished(report)
+    }
+
+    private func render(input: ImageInput, spec: Spec, budget: MemoryBudget?, shouldAbandon: () -> Bool) -> Outcome {
         var draft = ReportDraft(watchName: spec.naming.watchName, inputPath: spec.inputPath, queued: spec.queued,
                                 configSHA256: spec.configSHA256)
         draft.input.bytes = input.count
-        draft.input.sha256 = sha256
         let format = input.format
         draft.input.format = format?.rawValue
         draft.warn(FormatMismatch.warning(content: format, name: spec.inputPath))

@@ -83,4 +83,41 @@ final class WebPTests: XCTestCase {
         }
         XCTAssertLessThan(sizes[30]!, sizes[90]!, "lower quality, smaller file: \(sizes)")
     }
+
+    /// Lossy rows are converted to YUV as they come, a pair-aligned run at a time: rows handed
+    /// over in runs of every length (an odd row waiting for its pair) give the file that one
+    /// run of the whole picture gives (libwebp's own whole-picture conversion), byte for byte,
+    /// with and without alpha, for odd and even heights.
+    func testLossyRowsInRunsOfAnyLengthGiveTheWholePicturesFile() throws {
+        for (alpha, height) in [(false, 37), (false, 36), (true, 37), (true, 36)] {
+            let size = Size(width: 45, height: height)
+            let options = EncodeOptions(format: .webp, quality: 75)
+            var whole = try ImageEncoder(size: size, options: options, traits: OutputTraits(alpha: alpha))
+            var runs = try ImageEncoder(size: size, options: options, traits: OutputTraits(alpha: alpha))
+            let channels = alpha ? 4 : 3  // 8-bit RGB(A) rows, as the quantiser makes them
+            let rowBytes = size.width * channels
+            let bytes = (0..<rowBytes * height).map { i -> UInt8 in
+                let x = i % rowBytes / channels, y = i / rowBytes, c = i % channels
+                return c == 3 ? UInt8(x * 5 % 256) : UInt8((x * 7 + y * 11 + c * 60 + (x * y) % 13) % 256)
+            }
+            try whole.write(bytes, rows: 0..<height)
+            var y = 0
+            for length in [1, 3, 2, 5, 1, 1, 4, 7].cycled() {
+                let n = min(length, height - y)
+                try runs.write(Array(bytes[y * rowBytes..<(y + n) * rowBytes]), rows: y..<(y + n))
+                y += n
+                if y == height { break }
+            }
+            let expected = try whole.finish(), got = try runs.finish()
+            XCTAssertEqual(got, expected, "alpha \(alpha), height \(height)")
+            XCTAssertEqual(try ImageCodec.readInfo(got).hasAlpha, alpha)
+        }
+    }
+}
+
+private extension Array {
+    /// The elements over and over.
+    func cycled() -> UnfoldSequence<Element, Int> {
+        sequence(state: 0) { i in defer { i += 1 }; return self[i % count] }
+    }
 }
