@@ -20,15 +20,17 @@ public struct StripExecutor: Sendable {
     public var decodeAhead: Int
     /// Strips rendered at once. A thread that may not start another helps with the strips in
     /// play instead: it takes column pieces of the bands being computed (and the first helper
-    /// keeps the decoder ahead). One by default: every strip in play holds the bands it needs,
-    /// so with one the memory a render holds is the same whatever the load (with one strip per
-    /// thread, a thumbnail held 1.6 MiB when its threads ran together and 2.6 MiB when they
-    /// took turns on a busy core, and the estimate has to cover the larger).
-    public var stripsInPlay: Int
+    /// keeps the decoder ahead). Every strip in play holds the bands it needs, so with one the
+    /// memory a render holds is the same whatever the load (with one strip per thread, a
+    /// thumbnail held 1.6 MiB when its threads ran together and 2.6 MiB when they took turns on
+    /// a busy core, and the estimate has to cover the larger); with one per thread, the threads
+    /// need not hand pieces to each other. nil (the default): ``Pipeline/preferredStripsInPlay``
+    /// chooses per pipeline.
+    public var stripsInPlay: Int?
 
     public init(bandHeight: Int = 16, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 0,
-                decodeAhead: Int = 4, stripsInPlay: Int = 1) {
-        precondition(bandHeight > 0 && concurrency > 0 && readAhead >= 0 && decodeAhead >= 0 && stripsInPlay > 0)
+                decodeAhead: Int = 4, stripsInPlay: Int? = nil) {
+        precondition(bandHeight > 0 && concurrency > 0 && readAhead >= 0 && decodeAhead >= 0 && (stripsInPlay ?? 1) > 0)
         self.bandHeight = bandHeight
         self.concurrency = concurrency
         self.readAhead = readAhead
@@ -36,8 +38,10 @@ public struct StripExecutor: Sendable {
         self.stripsInPlay = stripsInPlay
     }
 
-    /// Strips that can be rendering at once: no more than there are threads.
-    public var rendersAtOnce: Int { min(stripsInPlay, concurrency) }
+    /// Strips that can be rendering at once for `pipeline`: no more than there are threads.
+    public func rendersAtOnce(for pipeline: Pipeline) -> Int {
+        min(stripsInPlay ?? pipeline.preferredStripsInPlay, concurrency)
+    }
 
     public static var defaultConcurrency: Int { max(1, ProcessInfoCores.count) }
 }

@@ -7,7 +7,7 @@ extension Pipeline {
     /// The formula, node by node from the output up (bands of B rows; ``BandPlan`` and ``BandSizes``
     /// give each band's uses and bytes, padding and 8-bit source rows included, as the run has them):
     /// - Strips are claimed in order, at most `concurrency + readAhead` ahead of the encoder, and
-    ///   R = ``StripExecutor/rendersAtOnce`` are rendered at once (the other threads help with
+    ///   R = ``StripExecutor/rendersAtOnce(for:)`` are rendered at once (the other threads help with
     ///   their bands' columns), each holding one output band: R output bands. With R = 1 only the
     ///   oldest unfinished strip is in play (W = 1); with more, any W = `concurrency + readAhead`
     ///   consecutive ones.
@@ -36,7 +36,7 @@ extension Pipeline {
         // needed) anywhere in the encoder's window.
         let spread = executor.concurrency + executor.readAhead
         return estimatedPeakBytes(executor: executor, compactSource: compactSource,
-                                  inPlay: executor.rendersAtOnce == 1 ? 1 : spread, spread: spread)
+                                  inPlay: executor.rendersAtOnce(for: self) == 1 ? 1 : spread, spread: spread)
     }
 
     private func estimatedPeakBytes(executor: StripExecutor, compactSource: Bool, inPlay: Int, spread: Int) -> Int {
@@ -46,7 +46,7 @@ extension Pipeline {
         let b = bandHeight, pixel = MemoryLayout<Pixel>.stride
         // Per kernel node and input: the input bands each of its bands reads.
         var reads = [[[ClosedRange<Int>?]]](repeating: [], count: nodes.count)
-        let rendering = executor.rendersAtOnce
+        let rendering = executor.rendersAtOnce(for: self)
         var window = [Int](repeating: 0, count: nodes.count)
         window[last] = inPlay
         var scratchPerThread = 0

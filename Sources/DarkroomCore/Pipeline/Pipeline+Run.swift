@@ -19,7 +19,7 @@ extension Pipeline {
         let table = StripTable<Sink.Quantiser.Strip>()
         let strips = run.bandCountOfOutput
         let window = executor.concurrency + executor.readAhead
-        let inPlay = executor.rendersAtOnce
+        let inPlay = executor.rendersAtOnce(for: self)
         let output = nodes.count - 1
         let size = outputSize, band = bandHeight
 

@@ -67,7 +67,7 @@ final class PipelineMemoryTests: XCTestCase {
     ///   has only 4); the strip bound (2 × 3 + 2 shared) is 8; the decoder's read-ahead is 4: so
     ///   4 bands at 64 rows, 6 at 640 or 6400, and 2 output bands.
     func testTheEstimateIsTheDocumentedFormula() throws {
-        let one = StripExecutor(bandHeight: 16, concurrency: 2, readAhead: 2, decodeAhead: 2)
+        let one = StripExecutor(bandHeight: 16, concurrency: 2, readAhead: 2, decodeAhead: 2, stripsInPlay: 1)
         let two = StripExecutor(bandHeight: 16, concurrency: 2, readAhead: 2, decodeAhead: 4, stripsInPlay: 2)
         func pipeline(height: Int) throws -> Pipeline {
             try Pipeline(chain: chain("convolve kernel=[[0,-1,0],[-1,5,-1],[0,-1,0]]"),
