@@ -16,15 +16,25 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-/* Sums over taps for 32 floats (8 pixels) at once: four accumulators hide the FMA latency.
- * rows[h + k] is the row k away from the output row; column o + i is summed into out[i]. */
-__attribute__((target("avx2,fma")))
-static void down_avx2(const float *const *rows, size_t o, const float *w, int h, int count, float *out) {
+/* Tap k (negative: before) of float i of the output block: in the pass down, row k away in the
+ * table of row pointers (rows[h + k], column o + i); in the pass across, 4·k floats away on the
+ * same row, computed rather than loaded from a table (two loads fewer per tap, and loads are
+ * what the loop waits on). `across` is a constant at each call, so each pass compiles to its own
+ * addressing. */
+__attribute__((always_inline, target("avx2,fma")))
+static inline const float *tap(const float *const *centre, const float *row, size_t o, int k, int i, int across) {
+    return across ? row + i + 4 * k : centre[k] + o + (size_t)i;
+}
+
+/* Sums over taps for 32 floats (8 pixels) at once: four accumulators hide the FMA latency;
+ * mirrored taps share one multiply. Both passes, in the same order. */
+__attribute__((always_inline, target("avx2,fma")))
+static inline void symmetric_avx2(const float *const *centre, const float *row, size_t o, const float *w, int h,
+                                  int count, float *out, int across) {
     const int n = 4 * count;
-    const float *const *centre = rows + h;
     int i = 0;
     for (; i + 32 <= n; i += 32) {
-        const float *c = centre[0] + o + i;
+        const float *c = tap(centre, row, o, 0, i, across);
         __m256 c0 = _mm256_set1_ps(w[0]);
         __m256 s0 = _mm256_mul_ps(c0, _mm256_loadu_ps(c));
         __m256 s1 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 8));
@@ -32,7 +42,7 @@ static void down_avx2(const float *const *rows, size_t o, const float *w, int h,
         __m256 s3 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 24));
         for (int k = 1; k <= h; k++) {
             const __m256 wk = _mm256_set1_ps(w[k]);
-            const float *b = centre[-k] + o + i, *a = centre[k] + o + i;
+            const float *b = tap(centre, row, o, -k, i, across), *a = tap(centre, row, o, k, i, across);
             s0 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b), _mm256_loadu_ps(a)), s0);
             s1 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 8), _mm256_loadu_ps(a + 8)), s1);
             s2 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 16), _mm256_loadu_ps(a + 16)), s2);
@@ -44,45 +54,24 @@ static void down_avx2(const float *const *rows, size_t o, const float *w, int h,
         _mm256_storeu_ps(out + i + 24, s3);
     }
     for (; i < n; i += 4) {
-        __m128 s = _mm_mul_ps(_mm_set1_ps(w[0]), _mm_loadu_ps(centre[0] + o + i));
+        __m128 s = _mm_mul_ps(_mm_set1_ps(w[0]), _mm_loadu_ps(tap(centre, row, o, 0, i, across)));
         for (int k = 1; k <= h; k++)
-            s = _mm_fmadd_ps(_mm_set1_ps(w[k]), _mm_add_ps(_mm_loadu_ps(centre[-k] + o + i), _mm_loadu_ps(centre[k] + o + i)), s);
+            s = _mm_fmadd_ps(_mm_set1_ps(w[k]),
+                             _mm_add_ps(_mm_loadu_ps(tap(centre, row, o, -k, i, across)), _mm_loadu_ps(tap(centre, row, o, k, i, across))), s);
         _mm_storeu_ps(out + i, s);
     }
 }
-/* The pass across: down_avx2's sums in the same order, the taps 4·k floats either side of the
- * same row computed rather than loaded from a table of row pointers (two loads fewer per tap,
- * and loads are what the loop waits on). */
+
+/* The pass down: rows[h + k] is the row k away from the output row; column o + i is summed into out[i]. */
+__attribute__((target("avx2,fma")))
+static void down_avx2(const float *const *rows, size_t o, const float *w, int h, int count, float *out) {
+    symmetric_avx2(rows + h, NULL, o, w, h, count, out, 0);
+}
+
+/* The pass across: the taps either side on the row itself. */
 __attribute__((target("avx2,fma")))
 static void across_avx2(const float *in, const float *w, int h, int count, float *out) {
-    const int n = 4 * count;
-    int i = 0;
-    for (; i + 32 <= n; i += 32) {
-        const float *c = in + i;
-        __m256 c0 = _mm256_set1_ps(w[0]);
-        __m256 s0 = _mm256_mul_ps(c0, _mm256_loadu_ps(c));
-        __m256 s1 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 8));
-        __m256 s2 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 16));
-        __m256 s3 = _mm256_mul_ps(c0, _mm256_loadu_ps(c + 24));
-        for (int k = 1; k <= h; k++) {
-            const __m256 wk = _mm256_set1_ps(w[k]);
-            const float *b = c - 4 * k, *a = c + 4 * k;
-            s0 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b), _mm256_loadu_ps(a)), s0);
-            s1 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 8), _mm256_loadu_ps(a + 8)), s1);
-            s2 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 16), _mm256_loadu_ps(a + 16)), s2);
-            s3 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(b + 24), _mm256_loadu_ps(a + 24)), s3);
-        }
-        _mm256_storeu_ps(out + i, s0);
-        _mm256_storeu_ps(out + i + 8, s1);
-        _mm256_storeu_ps(out + i + 16, s2);
-        _mm256_storeu_ps(out + i + 24, s3);
-    }
-    for (; i < n; i += 4) {
-        __m128 s = _mm_mul_ps(_mm_set1_ps(w[0]), _mm_loadu_ps(in + i));
-        for (int k = 1; k <= h; k++)
-            s = _mm_fmadd_ps(_mm_set1_ps(w[k]), _mm_add_ps(_mm_loadu_ps(in + i - 4 * k), _mm_loadu_ps(in + i + 4 * k)), s);
-        _mm_storeu_ps(out + i, s);
-    }
+    symmetric_avx2(NULL, in, 0, w, h, count, out, 1);
 }
 
 /* 8-bit samples to floats, unscaled (the weights carry the 1/255). */
