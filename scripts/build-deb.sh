@@ -23,11 +23,15 @@ libraries() {
   local multiarch
   multiarch=$(ldd "$binary" | awk '$1 ~ /^libc\.so/ { print $3 }' | xargs dirname | xargs basename)
   LC_ALL=C grep -aoE 'lib[a-z0-9_+-]+(\.[a-z0-9_+-]+)*\.so\.[0-9]+' "$binary" | sort -u | while read -r soname; do
-    ldconfig -p | awk -v s="$soname" -v d="/$multiarch/" '$1 == s && index($NF, d) { print $NF; found = 1; exit } END { exit !found }' \
+    # awk reads ldconfig's whole list (an early exit would kill ldconfig with SIGPIPE, which
+    # pipefail reports as not found: a spurious FAIL).
+    ldconfig -p | awk -v s="$soname" -v d="/$multiarch/" '!found && $1 == s && index($NF, d) { print $NF; found = 1 } END { exit !found }' \
       || { echo "build-deb: $binary opens $soname, which is not installed here" >&2; echo FAIL; }
   done
 }
 depends=$(libraries | sort -u | while read -r lib; do
+            # FAIL is passed on as it is: `dpkg -S FAIL` would find EXIT_FAILURE's man page.
+            [[ $lib != FAIL ]] || { echo FAIL; continue; }
             dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null \
               || { echo "build-deb: $binary links $lib, which no Debian package holds (build with --static-swift-stdlib: make dist)" >&2; echo FAIL; }
           done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')
