@@ -49,7 +49,7 @@ extension OutputOption {
               default: .word(MetadataPolicy.Content.keep.rawValue))])
 
     public static let gps = OutputOption(
-        "gps", "Keep the GPS position (with metadata: keep).",
+        "gps", "Keep the GPS position (with metadata: keep); false (--no-gps) removes it.",
         [Form(ImageFormat.writableFormats, .boolean, default: .boolean(true))])
 
     /// Every output option, in the order the help lists them.

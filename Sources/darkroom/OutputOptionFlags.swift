@@ -59,7 +59,9 @@ struct OutputOptionFlags {
         }
     }
 
-    /// The flags, for `darkroom process --help`.
+    /// The flags, for `darkroom process --help`: each with what it does, then per group of
+    /// formats the values and the default, wrapped to 80 columns (the help does not indent
+    /// what it wraps itself).
     static var help: String {
         var lines = ["Output options (each applies to the formats named; `darkroom formats` lists them):"]
         for option in OutputOption.all {
@@ -67,12 +69,25 @@ struct OutputOptionFlags {
             let spelling = isBoolean ? (option.forms[0].defaultValue == .boolean(true) ? "--no-" + option.flag.dropFirst(2) : option.flag)
                                      : option.flag + " <value>"
             let forms = option.forms.map { form in
-                let formats = form.formats == ImageFormat.writableFormats ? "all" : form.formats.map(\.rawValue).joined(separator: ", ")
-                return formats + ": " + (isBoolean ? "" : form.kind.range + " ") + "(\(form.defaultText))"
+                let formats = form.formats == ImageFormat.writableFormats ? "every format" : form.formats.map(\.rawValue).joined(separator: ", ")
+                return formats + ": " + (isBoolean ? "" : form.kind.range + ", ") + "default \(form.defaultText)"
             }
-            lines.append("  " + spelling.padding(toLength: 24, withPad: " ", startingAt: 0) + option.summary + " "
-                         + forms.joined(separator: "; "))
+            lines += wrapped("  " + spelling.padding(toLength: 24, withPad: " ", startingAt: 0),
+                             option.summary + " " + forms.joined(separator: "; ") + ".")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` after `head`, in lines of at most 80 columns indented as far as `head`.
+    private static func wrapped(_ head: String, _ text: String) -> [String] {
+        var lines = [String](), line = head
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > 80, line.count > head.count {
+                lines.append(line)
+                line = String(repeating: " ", count: head.count)
+            }
+            line += (line.count == head.count ? "" : " ") + word
+        }
+        return lines + [line]
     }
 }

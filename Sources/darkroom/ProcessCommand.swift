@@ -54,12 +54,8 @@ struct ProcessCommand: ParsableCommand {
                              completion: .file(extensions: ImageFormat.allCases.flatMap(\.fileExtensions)))
     var arguments: [String] = []
 
-    /// The input files among the arguments.
-    private var inputs: [String] { (try? OutputOptionFlags(arguments).inputs) ?? arguments }
-
     func validate() throws {
-        _ = try OutputOptionFlags(arguments)
-        guard !inputs.isEmpty else { throw ValidationError("give at least one input file") }
+        guard try !OutputOptionFlags(arguments).inputs.isEmpty else { throw ValidationError("give at least one input file") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
     }
 
@@ -76,7 +72,8 @@ struct ProcessCommand: ParsableCommand {
             printError("darkroom process: warning: --chain \(warning)")
         }
         let flags = try OutputOptionFlags(arguments)
-        let targets = try inputs.map(outputTemplate(for:))
+        let inputs = flags.inputs
+        let targets = try inputs.map { try outputTemplate(for: $0, several: inputs.count > 1) }
         let encodings = try flags.encodings(for: targets.map(\.format))
         let outputs = zip(targets, encodings).map { target, encoding in
             OutputConfig(pathTemplate: target.path, format: target.format,
@@ -88,7 +85,7 @@ struct ProcessCommand: ParsableCommand {
         let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
         let progress = ProcessProgress(total: inputs.count)
         let failures = Locked(0)
-        let (inputs, seed, reports) = (inputs, seed, reports)
+        let (seed, reports) = (seed, reports)
         let queue = JobQueue<Int>(capacity: inputs.count, workers: jobs) { index in
             let input = inputs[index]
             progress.started(index, name: URL(fileURLWithPath: input).lastPathComponent)
@@ -110,11 +107,11 @@ struct ProcessCommand: ParsableCommand {
     }
 
     /// The output path template and format for one input.
-    private func outputTemplate(for input: String) throws -> (path: String, format: ImageFormat) {
+    private func outputTemplate(for input: String, several: Bool) throws -> (path: String, format: ImageFormat) {
         let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
-        let asFolder = inputs.count > 1 || output.hasSuffix("/") || (exists && isDirectory.boolValue)
+        let asFolder = several || output.hasSuffix("/") || (exists && isDirectory.boolValue)
         let inputExt = URL(fileURLWithPath: input).pathExtension.lowercased()
         if asFolder {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
