@@ -137,11 +137,11 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
     public var flag: String { "--" + name.replacingOccurrences(of: "_", with: "-") }
 
     /// "lossless applies to webp only; remove it or write format: webp (…)": `format` has no use for it.
-    public func refusal(for format: ImageFormat, calling written: String? = nil) -> String {
+    public func refusal(for format: ImageFormat) -> String {
         let names = formats.map(\.rawValue)
         let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
         let reason = refusals[format].map { " (\($0))" } ?? ""
-        return "\(written ?? name) applies to \(list) only; remove it or write format: \(names[0])" + reason
+        return "\(name) applies to \(list) only; remove it or write format: \(names[0])" + reason
     }
 
     /// The option named `name` in the table.
