@@ -30,10 +30,6 @@ public final class ClusterDaemon: Sendable {
     private let stats = Locked(DaemonStats())
     private let notifier = SystemdNotifier()
     private let activity: DaemonActivity
-    /// How often finished jobs are pruned.
-    static let pruneSeconds = 600.0
-    /// How often the node reads the cluster's picture for its state file and metrics.
-    static let snapshotSeconds = 5.0
 
     public init(config: DaemonConfig, configPath: String?, cluster: ClusterConfig, logger: Logger) {
         self.config = config
@@ -131,13 +127,13 @@ public final class ClusterDaemon: Sendable {
         defer { hints.stop() }
         let scanner = ClusterScanner(session: session, layouts: layouts, interval: cluster.scanInterval,
                                      leaseSeconds: cluster.leaseSeconds, hints: hints, logger: logger)
-        let picture = Locked<ClusterSnapshot?>(nil)
+        let housekeeping = ClusterHousekeeping(session: session, keepDoneDays: cluster.keepDoneDays, logger: logger)
+        let picture = housekeeping.picture
         var publisher = StatePublisher(config: config, activity: activity, logger: logger)
         publisher.extraMetrics = { [cluster] in
             ClusterMetricsText.render(node: cluster.node, snapshot: picture.current, databaseUp: !health.isDown,
                                       leases: workers.book.count, ingesting: scanner.ingestingWatches)
         }
-        var lastPrune: UInt64 = 0, lastSnapshot: UInt64 = 0
         var status = StatusThrottle()
         var running = config
         while control.current == nil {
@@ -149,16 +145,7 @@ public final class ClusterDaemon: Sendable {
             }
             let now = JobLease.now()
             scanner.tick(now: now)
-            if now >= lastPrune + UInt64(Self.pruneSeconds * 1e9) {
-                lastPrune = now
-                if let n = session.run({ db throws(PGError) in try ClusterStore.prune(db, keepDays: cluster.keepDoneDays) }), n > 0 {
-                    logger.info("pruned \(n) finished job(s) older than \(cluster.keepDoneDays) days")
-                }
-            }
-            if now >= lastSnapshot + UInt64(Self.snapshotSeconds * 1e9) {
-                lastSnapshot = now
-                picture.withLock { $0 = session.run { db throws(PGError) in try ClusterSnapshot.read(db) } ?? $0 }
-            }
+            housekeeping.tick(now: now)
             publisher.tick(queued: { picture.current?.queuedByWatch ?? [:] })
             if let line = status.due(statusLine(health: health, leases: workers.book.count)) { notifier.send("STATUS=" + line) }
             notifier.feedWatchdog(&lastWatchdog)
