@@ -6,16 +6,17 @@ import Glibc
 import Logging
 
 /// The daemon as one node of a cluster (`cluster:` in the config): several nodes share the
-/// watched folders (NFS, SMB, CephFS) and coordinate through PostgreSQL. The plain ``Daemon``
-/// is untouched; `darkroom run` picks this one when the config has a `cluster:` section.
+/// watched folders (NFS, SMB, CephFS) and coordinate through PostgreSQL; `darkroom run` picks
+/// this one when the config has a `cluster:` section. Its jobs go through the plain daemon's
+/// ``JobLifecycle`` behind the lease (``ClusterJobProcessor``), and the ``DaemonHost`` serves it
+/// as it serves the plain ``Daemon``: signals, reload, drain, systemd.
 ///
-/// Threads: the thread calling ``run()`` handles signals, scans the watches this node ingests
-/// (``ClusterScanner``), prunes, and publishes the state file, metrics and systemd status;
+/// Threads: the thread calling ``run()`` serves the host, scans the watches this node ingests
+/// (``ClusterScanner``), prunes and reads the cluster's picture (``ClusterHousekeeping``);
 /// ``ClusterWorkers`` claim and process jobs, each on its own thread and connection, and a
 /// heartbeat thread renews the node's row and its leases. They share only lock-protected
 /// values (``LeaseBook``, ``DatabaseHealth``, ``DaemonActivity``, the statistics).
 ///
-/// The ``DaemonHost`` does what the plain daemon does too: signals, reload, drain, systemd.
 /// SIGHUP reloads the config as the plain daemon does: an invalid one is explained and the
 /// running one kept; a valid one replaces the watches, limits and log settings for the jobs
 /// claimed from then on. `cluster:` and `workers` are read at start only (a change is logged
@@ -70,34 +71,7 @@ public final class ClusterDaemon: Sendable {
         logger.notice("darkroom \(DarkroomVersion.string) node \(cluster.node) of a cluster: \(config.workers) workers, lease \(cluster.leaseSeconds) s, scans every \(cluster.scanInterval) s; watches \(layouts.map { "\($0.watch.name) (\(RawName.display($0.watch.path)))" }.joined(separator: ", "))")
 
         // The schema first: no worker claims before it is there.
-        while true {
-            if let stop = host.stopSignal {
-                logger.notice("received \(Daemon.signalName(stop)) before the database could be reached; stopping")
-                return 0
-            }
-            if let db = session.connect() {
-                do throws(ClusterSchemaError) {
-                    if case .migrated(let from, let to) = try ClusterSchema.migrate(db) {
-                        logger.notice("cluster schema migrated from version \(from) to \(to)")
-                    }
-                    health.reachable()
-                    break
-                } catch {
-                    switch error {
-                    case .newer:
-                        logger.critical("\(error)")
-                        return 1
-                    case .database(let e) where e.connectionLost:
-                        health.failed(e)
-                    case .database:
-                        logger.error("\(error); trying again in 5 s")
-                        usleep(5_000_000)
-                    }
-                }
-            }
-            host.feedWatchdog()
-            usleep(250_000)
-        }
+        if let code = waitForSchema(session: session, health: health) { return code }
 
         let watchSet = WatchSet(layouts: layouts, limits: config.limits, configSHA256: SHA256.hex(config.sourceText))
         let lifecycle = JobLifecycle(logger: logger, stats: host.stats, executor: StripExecutor(), activity: host.activity,
@@ -126,6 +100,39 @@ public final class ClusterDaemon: Sendable {
         let node = ClusterNode(host: host, config: config, cluster: cluster, logger: logger, session: session, health: health,
                                processor: processor, workers: workers, scanner: scanner, housekeeping: housekeeping)
         return host.serve(node, publisher: publisher)
+    }
+
+    /// Connects and migrates the schema, trying again while the database is away; the exit code
+    /// when the node should not go on (a stop signal meanwhile, a schema newer than this node).
+    private func waitForSchema(session: DatabaseSession, health: DatabaseHealth) -> Int32? {
+        while true {
+            if let stop = host.stopSignal {
+                logger.notice("received \(Daemon.signalName(stop)) before the database could be reached; stopping")
+                return 0
+            }
+            if let db = session.connect() {
+                do throws(ClusterSchemaError) {
+                    if case .migrated(let from, let to) = try ClusterSchema.migrate(db) {
+                        logger.notice("cluster schema migrated from version \(from) to \(to)")
+                    }
+                    health.reachable()
+                    return nil
+                } catch {
+                    switch error {
+                    case .newer:
+                        logger.critical("\(error)")
+                        return 1
+                    case .database(let e) where e.connectionLost:
+                        health.failed(e)
+                    case .database:
+                        logger.error("\(error); trying again in 5 s")
+                        usleep(5_000_000)
+                    }
+                }
+            }
+            host.feedWatchdog()
+            usleep(250_000)
+        }
     }
 
     private func nodeRecord() -> NodeRecord {

@@ -3,7 +3,9 @@ import DarkroomCore
 import Foundation
 import Logging
 
-/// What a cluster worker does with one claimed job. The publish order (README, "Running on
+/// What a cluster worker does with one claimed job: the ``JobLifecycle`` behind its lease (a
+/// job tried more than `max_attempts` times fails as `gave_up` without being opened), its
+/// ending turned into what the row records. The publish order (README, "Running on
 /// several machines") is what makes one result per file survive `kill -9` of any node at any
 /// point:
 ///
@@ -14,10 +16,10 @@ import Logging
 /// 3. the input moved to done/ or failed/ (deleted or kept, per `on_success`);
 /// 4. the job row marked done, if the fencing token is still this worker's.
 ///
-/// Before steps 1, 2 and 3 the worker checks that its lease still covers it (``JobLease``; before
-/// the report, a renewal in the database when less than half the lease is left): a worker that lost its job — paused past the
-/// lease, cut off from the database — publishes nothing more and lets the node that took over
-/// do it. A crash anywhere leaves the lease to expire; the next claimer redoes what is missing.
+/// Before steps 1, 2 and 3 the worker checks that its lease still covers it (``JobLease``;
+/// before the report, a renewal in the database when less than half the lease is left): a
+/// worker that lost its job — paused past the lease, cut off from the database — publishes
+/// nothing more and lets the node that took over do it. A crash anywhere leaves the lease to expire; the next claimer redoes what is missing.
 struct ClusterJobProcessor: Sendable {
     let node: String
     let lifecycle: JobLifecycle

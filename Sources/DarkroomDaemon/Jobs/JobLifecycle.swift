@@ -55,37 +55,15 @@ struct JobLifecycle: Sendable {
         case abandoned
     }
 
+    /// Runs `job` from opening its input to disposing of it, as far as `jobGuard` lets it go.
     func run(_ job: DaemonJob, guard jobGuard: Guard) -> Ending {
         let layout = job.layout
         let name = RawName.display(job.relative)
         let reportPath = layout.reportPath(forRelative: job.relative)
         let input: InputFile
-        do throws(InputFile.OpenError) {
-            input = try InputFile.open(job.path, maxBytes: job.limits.maxFileBytes, lease: true,
-                                       leaseUnavailable: jobGuard.leaseUnavailable)
-        } catch {
-            switch error {
-            case .gone:
-                // Moved away after its report (the report says how it ended), or removed by someone.
-                if let report = JobReport.read(from: reportPath) {
-                    return .finished(status: report.status.rawValue, error: report.error?.code)
-                }
-                return .finished(status: "gone", error: "the file was gone before it was processed")
-            case .notRegularFile:
-                logger.notice("\(name) is not a regular file (a symbolic link, FIFO or device); it is left alone", metadata: meta(job))
-                return .finished(status: "not_regular", error: nil)
-            case .beingWritten:
-                logger.debug("\(name) is still open for writing; it is taken once the writer closes it", metadata: meta(job))
-                return .busy(reason: "open for writing")
-            case .system(let e) where jobGuard.retriesOpenErrors:
-                return .retry(reason: e.description)
-            case .tooLarge, .system:
-                var draft = ReportDraft(watchName: layout.watch.name, inputPath: job.path, queued: job.queuedAt,
-                                        configSHA256: job.configSHA256)
-                if case .tooLarge(let size) = error { draft.input.bytes = size }
-                let report = draft.finish(.failed, JobRunner.reportError(for: error, path: job.path, limits: job.limits))
-                return publish(report, job: job, guard: jobGuard, stampBefore: nil)
-            }
+        switch open(job, guard: jobGuard) {
+        case .file(let file): input = file
+        case .ended(let ending): return ending
         }
         // The name holds another file than the one the job was queued for (rewritten or replaced
         // since): this job is over; the new content is a job of its own once it settles.
@@ -132,6 +110,43 @@ struct JobLifecycle: Sendable {
         // The lease (the descriptor) is held until the input has been disposed of.
         return withExtendedLifetime(input) {
             publish(report, job: job, guard: jobGuard, stampBefore: input.status)
+        }
+    }
+
+    private enum Opened {
+        case file(InputFile)
+        case ended(Ending)
+    }
+
+    /// The input, opened once (and leased); or how the job ended without it.
+    private func open(_ job: DaemonJob, guard jobGuard: Guard) -> Opened {
+        let name = RawName.display(job.relative)
+        do throws(InputFile.OpenError) {
+            return .file(try InputFile.open(job.path, maxBytes: job.limits.maxFileBytes, lease: true,
+                                            leaseUnavailable: jobGuard.leaseUnavailable))
+        } catch {
+            switch error {
+            case .gone:
+                // Moved away after its report (the report says how it ended), or removed by someone.
+                if let report = JobReport.read(from: job.layout.reportPath(forRelative: job.relative)) {
+                    return .ended(.finished(status: report.status.rawValue, error: report.error?.code))
+                }
+                return .ended(.finished(status: "gone", error: "the file was gone before it was processed"))
+            case .notRegularFile:
+                logger.notice("\(name) is not a regular file (a symbolic link, FIFO or device); it is left alone", metadata: meta(job))
+                return .ended(.finished(status: "not_regular", error: nil))
+            case .beingWritten:
+                logger.debug("\(name) is still open for writing; it is taken once the writer closes it", metadata: meta(job))
+                return .ended(.busy(reason: "open for writing"))
+            case .system(let e) where jobGuard.retriesOpenErrors:
+                return .ended(.retry(reason: e.description))
+            case .tooLarge, .system:
+                var draft = ReportDraft(watchName: job.layout.watch.name, inputPath: job.path, queued: job.queuedAt,
+                                        configSHA256: job.configSHA256)
+                if case .tooLarge(let size) = error { draft.input.bytes = size }
+                let report = draft.finish(.failed, JobRunner.reportError(for: error, path: job.path, limits: job.limits))
+                return .ended(publish(report, job: job, guard: jobGuard, stampBefore: nil))
+            }
         }
     }
 
