@@ -151,7 +151,16 @@ if grep -q "Failed to set thread priority" <<<"$journal"; then fail "libdispatch
 $journal"; fi
 grep -q "photo.jpg → " <<<"$journal" || fail "no log line for the photo in the journal:
 $journal"
-man -w darkroom >/dev/null 2>&1 || in_sandbox test -f /usr/share/man/man1/darkroom.1.gz || fail "no man page installed"
+# Both man pages, as files in the package and installed (the minimal root has no man-db, so the
+# page is rendered here, from the installed file, with the host's groff).
+for page in usr/share/man/man1/darkroom.1.gz usr/share/man/man5/darkroom.yaml.5.gz; do
+  dpkg-deb -c "$deb" | grep -q " \./$page\$" || fail "the package holds no $page"
+  in_sandbox test -f "/$page" || fail "no /$page installed"
+done
+if command -v groff >/dev/null; then
+  warnings=$(zcat "$merged/usr/share/man/man5/darkroom.yaml.5.gz" | groff -man -Tutf8 -ww 2>&1 >/dev/null)
+  [[ -z $warnings ]] || fail "darkroom.yaml(5) renders with warnings: $warnings"
+fi
 in_sandbox test -f /usr/share/bash-completion/completions/darkroom || fail "no bash completion installed"
 
 in_sandbox systemctl stop darkroom

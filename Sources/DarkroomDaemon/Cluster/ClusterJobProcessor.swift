@@ -3,8 +3,8 @@ import DarkroomCore
 import Foundation
 import Logging
 
-/// What a cluster worker does with one claimed job. The publish order (README, "Running on
-/// several machines") is what makes one result per file survive `kill -9` of any node at any
+/// What a cluster worker does with one claimed job. The publish order (docs/cluster.md)
+/// is what makes one result per file survive `kill -9` of any node at any
 /// point:
 ///
 /// 1. outputs, each written to a temporary name and renamed over its path (an earlier attempt's

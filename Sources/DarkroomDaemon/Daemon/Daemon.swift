@@ -7,7 +7,7 @@ import Glibc
 import Logging
 
 /// The long-running service: watches the configured folders and processes every image that
-/// lands in them (the README's "Daemon" section says what operators rely on).
+/// lands in them (docs/operations.md says what operators rely on).
 ///
 /// Threads: the thread calling ``run()`` owns inotify (``WatchLoop``); the ``Intake``'s serial
 /// queue owns the settle check, the backlog and retries; a bounded pool of Dispatch workers
