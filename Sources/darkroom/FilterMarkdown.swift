@@ -34,7 +34,7 @@ enum FilterMarkdown {
     }
 
     private static func filterSection(_ d: FilterDescriptor) -> [String] {
-        var lines = ["", "### \(d.name)", "", "**\(d.displayName)**. \(d.description)", ""]
+        var lines = ["", "### \(d.name)", "", "**\(escaped(d.displayName))**. \(escaped(d.description))", ""]
         var facts = ["categories: " + d.categories.map { "`\($0)`" }.joined(separator: ", ")]
         if let counterpart = d.counterpart { facts.append("counterpart: \(escaped(counterpart))") }
         lines.append(facts.joined(separator: "; "))
@@ -50,7 +50,7 @@ enum FilterMarkdown {
         let name = prefix + p.name
         var kind = p.kind.name
         if case .choice(let options) = p.kind { kind = options.joined(separator: " \\| ") }
-        let defaultText = p.isRequired ? "required" : p.defaultValue.map { "`\(escaped($0.description))`" } ?? "—"
+        let defaultText = p.isRequired ? "required" : p.defaultValue.map { "`\($0.description.replacingOccurrences(of: "|", with: "\\|"))`" } ?? "—"
         var slider = ""
         if let lo = p.sliderMinimum, let hi = p.sliderMaximum { slider = "\(FilterHelpText.number(lo)) … \(FilterHelpText.number(hi))" }
         let cells = ["`\(name)`", kind, defaultText, p.rangeText, slider, p.unit ?? "", escaped(p.description)]
@@ -63,8 +63,9 @@ enum FilterMarkdown {
         return [row] + (p.kind.fields ?? []).flatMap { parameterRows($0, prefix: fieldPrefix) }
     }
 
-    /// Table cells may not hold a bare `|` or a line break.
+    /// Table cells may not hold a bare `|` or a line break, and `<g opacity>` is text, not HTML.
     private static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -33,29 +33,10 @@ final class ManPageTests: XCTestCase {
         XCTAssertEqual(missing, [], "keys the config accepts that darkroom.yaml(5) does not name in bold")
     }
 
-    private struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    private func run(_ tool: String, package: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let path = folders.map({ "\($0)/\(tool)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+    private func run(_ tool: String, package: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolProcess.Captured {
+        guard let path = ToolProcess.locate(tool) else {
             throw TestEnvironment.unavailable("\(tool) is not installed: install \(package) (scripts/install-deps.sh)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), errors = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        try process.run()
-        let printed = out.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: printed, as: UTF8.self),
-                      stderr: String(decoding: message, as: UTF8.self))
+        return try ToolProcess.capture(path, arguments, environment: environment)
     }
 }
