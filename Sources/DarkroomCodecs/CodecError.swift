@@ -11,6 +11,8 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case encodeFailed = "encode_failed"
         /// Decoding ran past the job's time limit (`limits.max_seconds`).
         case timeout
+        /// A graphic, SVG document or text block of the chain could not be drawn.
+        case drawFailed = "draw_failed"
         /// The output's file refused the bytes an encoder wrote into it (a full disk); the
         /// message is the system's reason.
         case writeFailed = "write_failed"
