@@ -8,7 +8,7 @@ DESTDIR ?=
 RELEASE_BINARY = .build/static/release/darkroom
 MANPAGE = .build/plugins/GenerateManual/outputs/darkroom/darkroom.1
 
-.PHONY: deps build demo test bench clean dist install deb test-deb
+.PHONY: deps build demo test fuzz bench clean dist install deb test-deb
 
 deps:
 	scripts/install-deps.sh
@@ -26,6 +26,10 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+## libFuzzer on every decoder, FUZZ_SECONDS (default 30) each (docs/fuzzing.md).
+fuzz: deps
+	scripts/fuzz.sh
 
 ## Compare darkroom with libvips, ImageMagick, GraphicsMagick and Pillow.
 bench:

@@ -109,3 +109,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer harness (`make fuzz`, docs/fuzzing.md), declared only when DARKROOM_FUZZ is set:
+// libFuzzer brings its own main, and it is built with -sanitize=fuzzer in a build folder of its
+// own (.build-fuzz), so a plain `swift build` never sees it.
+if ProcessInfo.processInfo.environment["DARKROOM_FUZZ"] != nil {
+    package.targets += [
+        // libFuzzer's driver, called from the harness's own main (SwiftPM makes every executable's module its entry point).
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "darkroom-fuzz", dependencies: ["DarkroomCodecs", "CLibFuzzer"]),
+    ]
+}
