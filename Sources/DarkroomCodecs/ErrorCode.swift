@@ -13,6 +13,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case encodeFailed = "encode_failed"
     /// Decoding ran past the job's time limit (`limits.max_seconds`).
     case timeout
+    /// A graphic, SVG document or text block of the chain could not be drawn.
+    case drawFailed = "draw_failed"
     /// The output's file refused the bytes an encoder wrote into it (a full disk); the
     /// message is the system's reason.
     case writeFailed = "write_failed"
@@ -32,6 +34,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
         case .io: "The input could not be read: it vanished, is not a regular file, is still open for writing, or the system refused it."
         case .encodeFailed: "The encoder refused to write the output (the message gives its reason)."
         case .timeout: "The file took longer than `limits.max_seconds`."
+        case .drawFailed: "A graphic, SVG document or text block of the chain could not be drawn: the renderer refused it, or it would be larger than a raster may be (2^28 pixels)."
         case .writeFailed: "The output or the report could not be written: a full disk, a read-only or missing folder, or no permission."
         case .chainFailed: "The chain cannot be applied to this image (a crop outside it, a parameter its size makes impossible)."
         case .outputExists: "The output path already holds another input's output, and the output has `on_conflict: fail`."
@@ -50,6 +53,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
         case .io: "Check that the file is complete and readable by darkroom's user; drop it in again."
         case .encodeFailed: "Change the output's options (see `darkroom formats`) or its format."
         case .timeout: "Raise `limits.max_seconds`, or make the chain cheaper (resize first)."
+        case .drawFailed: "Fix the file or text the message names, or draw it smaller."
         case .writeFailed: "Free disk space or fix the folder's permissions, then drop the input in again."
         case .chainFailed: "Fix the chain for such images (the message names the filter and the parameter)."
         case .outputExists: "Add `{dir}` or `{ext}` to the output path, or set `on_conflict: number` or `overwrite`."

@@ -63,7 +63,7 @@ final class OutputOptionTableTests: XCTestCase {
     func testErrorCodesKeepTheirReportStrings() {
         XCTAssertEqual(ErrorCode.allCases.map(\.rawValue), [
             "not_an_image", "corrupt", "truncated", "unsupported", "too_large", "io", "encode_failed", "timeout",
-            "write_failed", "chain_failed", "output_exists", "gave_up",
+            "draw_failed", "write_failed", "chain_failed", "output_exists", "gave_up",
         ])
         for code in ErrorCode.allCases {
             XCTAssertTrue(code.meaning.hasSuffix("."), code.rawValue)
