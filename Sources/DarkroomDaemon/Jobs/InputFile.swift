@@ -121,14 +121,14 @@ final class InputFile: Sendable {
         self.leased = leased
     }
 
-    /// Whether a file read in place was rewritten since it was opened (its size, modification
-    /// or change time moved): its outputs would mix old and new content. Always false for a
-    /// file read into memory, whose bytes cannot change.
+    /// Whether a file read in place was rewritten since it was opened (its ``FileStamp`` moved):
+    /// its outputs would mix old and new content. Always false for a file read into memory,
+    /// whose bytes cannot change.
     var changedSinceOpen: Bool {
         guard content.isInPlace else { return false }
         var st = stat()
         guard fstat(descriptor, &st) == 0 else { return true }
-        return !FileStatus(st).sameContentStamp(as: status)
+        return FileStatus(st).stamp != status.stamp
     }
 
     /// The SHA-256 of the content (what `sha256sum` prints), waiting for it when the file is
