@@ -117,7 +117,13 @@ static dr_status store_colour(const struct heif_image_handle *handle, dr_info *i
         return DR_OK;
     }
     struct heif_color_profile_nclx *nclx = NULL;
-    if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code != heif_error_Ok || nclx == NULL) return DR_OK;
+    /* libheif allocates the profile before it checks its values: an unknown primaries code comes
+     * back as an error with the profile still to free (a leak fuzzing found). */
+    struct heif_error nclx_error = heif_image_handle_get_nclx_color_profile(handle, &nclx);
+    if (nclx_error.code != heif_error_Ok || nclx == NULL) {
+        if (nclx != NULL) heif_nclx_color_profile_free(nclx);
+        return DR_OK;
+    }
     cmsHPROFILE profile = nclx_profile(nclx);
     heif_nclx_color_profile_free(nclx);
     if (profile == NULL) return DR_OK;
