@@ -21,8 +21,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libpq-dev            # cluster mode talks to PostgreSQL through libpq
           mount                # the lazy-library test hides libcairo/libpq by bind-mounting over them (its own mount namespace)
           postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
-          python3-scipy        # PchipInterpolator: the reference for the curves filter
-          chromium chromium-driver python3-pip)  # the web pages' tests: a real browser, driven by Selenium (PyPI, below)
+          python3-scipy)       # PchipInterpolator: the reference for the curves filter
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
 fi
@@ -37,9 +36,4 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# Selenium from PyPI for the browser tests (Debian's python3 refuses a plain pip install: PEP 668).
-for py in python3 /usr/bin/python3; do
-  "$py" -c 'import selenium' 2>/dev/null && continue
-  "$py" -m pip install -q selenium 2>/dev/null || "$py" -m pip install -q --break-system-packages selenium
-done
 command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6 (https://swift.org/install) first" >&2; exit 1; }
