@@ -37,22 +37,17 @@ printf 'generation   %.2f s wall, peak %.0f MiB; file %.1f MB\n' "$(median "${wa
 # First paint: fresh browser per load, so nothing is cached between them.
 python3 - "$work/sheet.html" "$RUNS" <<'PY'
 import statistics, sys
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
+sys.path.insert(0, "Tests/EndToEndTests/Browser")
+import browser
 page, runs = sys.argv[1], int(sys.argv[2])
 keys = ["first-contentful-paint", "first-thumbnail", "dom-content-loaded", "load"]
 seen = {k: [] for k in keys}
 for _ in range(runs):
-    o = webdriver.ChromeOptions()
-    o.binary_location = "/usr/bin/chromium"
-    for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
-        o.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    d = browser.start(1280, 1000)
     try:
         d.get("file://" + page)
-        WebDriverWait(d, 120).until(lambda d: d.execute_script(
-            "return document.readyState == 'complete' && performance.getEntriesByName('first-thumbnail').length > 0"))
+        browser.wait_for(d, lambda d: d.execute_script(
+            "return document.readyState == 'complete' && performance.getEntriesByName('first-thumbnail').length > 0"), timeout=120)
         t = d.execute_script("""
             const n = performance.getEntriesByType('navigation')[0];
             const p = performance.getEntriesByName('first-contentful-paint')[0];
@@ -62,7 +57,7 @@ for _ in range(runs):
         for k in keys:
             seen[k].append(t[k])
     finally:
-        d.quit()
+        browser.stop(d)
 for k in keys:
     print("%-24s %7.0f ms (median of %d loads)" % (k, statistics.median(seen[k]), runs))
 PY

@@ -155,40 +155,37 @@ final class ContactSheetTests: XCTestCase {
         XCTAssertEqual(s.files(in: ".").filter { $0.hasSuffix(".tmp") }, [], "no temporary file left")
     }
 
-    /// Opens the sheet in headless Chromium and reads what a person would see and do.
+    /// Opens the sheet in headless Chromium (Browser/browser.py, shared with the preview
+    /// page's tests) and reads what a person would see and do.
     func openInBrowser(_ sheet: String, screenshot: String) throws -> [String: Any] {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
             try TestEnvironment.require(FileManager.default.isExecutableFile(atPath: tool),
                                         "\(tool) (apt-get install chromium chromium-driver; scripts/install-deps.sh)")
         }
-        let result = try python(Self.browserScript, arguments: [sheet, screenshot], requiring: "selenium")
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser").path
+        let result = try python(Self.browserScript, arguments: [shared, sheet, screenshot], requiring: "selenium")
         XCTAssertEqual(result.status, 0, result.stderr)
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout + result.stderr)
     }
 
     static let browserScript = #"""
         import json, sys
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
+        sys.path.insert(0, sys.argv[1])
+        import browser
         from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import Select, WebDriverWait
+        from selenium.webdriver.support.ui import Select
 
-        page, shot = sys.argv[1], sys.argv[2]
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,2400"]:
-            options.add_argument(a)
-        d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        page, shot = sys.argv[2], sys.argv[3]
+        d = browser.start(1280, 2400)
         try:
             d.get("file://" + page)
-            wait = WebDriverWait(d, 60)
-            wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
+            browser.wait_for(d, lambda d: d.execute_script("return document.readyState") == "complete")
             d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
             done = """return Array.from(document.querySelectorAll('.box')).every(b =>
                 b.classList.contains('placeholder') || (b.querySelector('img') && b.querySelector('img').complete))"""
-            wait.until(lambda d: d.execute_script(done))
+            browser.wait_for(d, lambda d: d.execute_script(done), message="every thumbnail shown or explained")
             d.execute_script("window.scrollTo(0, 0)")
-            d.save_screenshot(shot)
+            browser.screenshot(d, shot)
             cards = lambda: d.execute_script(
                 "return Array.from(document.querySelectorAll('article.card'), c => [c.dataset.input, c.dataset.status, c.dataset.watch])")
             inputs = lambda: [c[0] for c in cards()]
@@ -210,6 +207,6 @@ final class ContactSheetTests: XCTestCase {
             out["scansOnly"] = inputs()
             print(json.dumps(out))
         finally:
-            d.quit()
+            browser.stop(d)
         """#
 }

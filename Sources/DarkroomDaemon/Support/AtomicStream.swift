@@ -32,5 +32,11 @@ public final class AtomicStream: @unchecked Sendable {
         AtomicFile.syncDirectory(temporary.folder)
     }
 
+    /// Removes the temporary file, for a process ending without unwinding (a signal): only
+    /// `unlink`, which may run while another thread writes.
+    public func abandon() {
+        _ = RawName.withCString(temporary.path) { unlink($0) }
+    }
+
     deinit { AtomicFile.discard(temporary, placed: placed) }
 }

@@ -15,6 +15,7 @@ final class ContactSheetFile {
     private var entries: [ContactSheetEntry] = []
     private var summary = ReportSummary()
     private let started = DispatchTime.now()
+    private var signals: [any DispatchSourceSignal] = []
 
     /// Opens the file's temporary twin now, so a FILE that cannot be written is said at once.
     init(path: String, thumbnailSize: Int) throws {
@@ -30,6 +31,18 @@ final class ContactSheetFile {
         } catch {
             printError("darkroom report: --html: \(error.description)")
             throw ExitCode(1)
+        }
+        // Ctrl-C or a kill while the thumbnails are made leaves no temporary file beside FILE.
+        let stream = self.stream
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                stream.abandon()
+                exit(128 + number)
+            }
+            source.resume()
+            signals.append(source)
         }
     }
 
