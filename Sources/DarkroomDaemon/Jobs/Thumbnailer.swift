@@ -34,8 +34,10 @@ public struct Thumbnailer: Sendable {
         (self.box, self.format, self.quality, self.limits, self.executor) = (box, format, quality, limits, executor)
         // A chain the registry itself parses, so the thumbnail is resized as any output is.
         let chain = try! ChainSyntax.parse("resize width=\(box) height=\(box) fit=inside no_upscale=true")
+        var encoding = OutputEncoding()
+        encoding.metadata = .strip
         output = OutputConfig(pathTemplate: "{stem}.thumbnail.\(format.fileExtension)", format: format, quality: quality,
-                              encoding: OutputEncoding(metadata: .strip), chain: chain)
+                              encoding: encoding, chain: chain)
     }
 
     /// The thumbnail of the file at `path` (a link is followed: the caller named it), or the
@@ -52,7 +54,7 @@ public struct Thumbnailer: Sendable {
         do throws(CodecError) {
             header = try ImageCodec.readInfo(input.content)
         } catch {
-            throw ReportError(code: error.code.rawValue, message: error.message)
+            throw ReportError(code: error.code, message: error.message)
         }
         let plan = try JobPlan.make(header: header, outputs: [output],
                                     naming: .init(relativePath: FileIO.fileName(of: path), watchName: "thumbnail", mirrorFolders: false),
