@@ -59,7 +59,7 @@ struct ClusterJobProcessor: Sendable {
             let why = claimed.lastError.map { ": \($0)" } ?? " (a node stopped while it held it)"
             let draft = ReportDraft(watchName: layout.watch.name, inputPath: job.path, queued: job.queuedAt,
                                     configSHA256: job.configSHA256)
-            let report = draft.finish(.failed, ReportError(code: "gave_up",
+            let report = draft.finish(.failed, ReportError(code: .gaveUp,
                 message: "tried \(claimed.attempts - 1) times\(why); cluster.max_attempts is \(cluster.maxAttempts)"))
             ending = lifecycle.publish(report, job: job, guard: leased, stampBefore: nil)
         } else {
