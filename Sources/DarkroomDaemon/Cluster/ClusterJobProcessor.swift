@@ -5,8 +5,7 @@ import Logging
 
 /// What a cluster worker does with one claimed job: the ``JobLifecycle`` behind its lease (a
 /// job tried more than `max_attempts` times fails as `gave_up` without being opened), its
-/// ending turned into what the row records. The publish order (README, "Running on
-/// several machines") is what makes one result per file survive `kill -9` of any node at any
+/// ending turned into what the row records. The publish order (docs/cluster.md) is what makes one result per file survive `kill -9` of any node at any
 /// point:
 ///
 /// 1. outputs, each written to a temporary name and renamed over its path (an earlier attempt's

@@ -6,7 +6,7 @@ import Glibc
 import Logging
 
 /// The long-running service: watches the configured folders and processes every image that
-/// lands in them (docs on running it as a service say what operators rely on).
+/// lands in them (docs/operations.md says what operators rely on).
 ///
 /// Threads: the thread calling ``run()`` owns inotify (``WatchLoop``) and serves the
 /// ``DaemonHost`` (signals, reload, drain, systemd); the ``Intake``'s serial queue owns the

@@ -13,7 +13,7 @@ import Glibc
 /// With `lease`, the file is also held under a read lease (`F_SETLEASE`, `F_RDLCK`): the
 /// kernel refuses it while anyone has the file open for writing, and breaks it when someone
 /// opens the file for writing later. That is the daemon's test that a file is complete (see
-/// the README, "What darkroom guarantees"); ``leaseBroken`` tells the job to give up.
+/// docs/operations.md, "What darkroom guarantees"); ``leaseBroken`` tells the job to give up.
 /// Closing the descriptor (when the object ends) releases the lease.
 ///
 /// A TIFF is not read into memory: its decoders read it in place, from this descriptor
