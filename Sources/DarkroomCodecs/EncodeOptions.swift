@@ -32,6 +32,33 @@ public struct EncodeOptions: Sendable, Equatable {
     public var tiffCompression: TIFFCompression = .none
     /// TIFF: 256×256 tiles instead of strips.
     public var tiled: Bool = false
+    /// GIF: palette entries a frame, 2…256 (libimagequant picks them for each frame).
+    public var colors: Int = 256
+    /// GIF: Floyd–Steinberg dithering strength, 0 (none) … 1 (full).
+    public var dither: Double = 1
+    /// GIF: how hard libimagequant works on a palette, 1 (fastest) … 10; libvips' default is 7.
+    public var paletteEffort: Int = 7
+    /// An animated input's frames: which of them the output holds.
+    public var frames: Frames = .auto
+    /// Set by the renderer for an animation: the frames end with ``ImageEncoder/endFrame(delay:)``
+    /// and the file is played `loopCount` times (0: forever).
+    public var animated: Bool = false
+    public var loopCount: Int = 0
+
+    /// Which frames of an animated input an output holds.
+    public enum Frames: String, Sendable, Equatable, CaseIterable {
+        /// All of them when the output's format can animate (GIF, WebP), else the first.
+        case auto
+        /// The first frame only, as a still image.
+        case first
+        /// Every frame; an output format that cannot animate takes the first.
+        case all
+    }
+
+    /// Whether an input of `pages` frames in `format` is rendered frame by frame into this output.
+    public func rendersFrames(of format: ImageFormat, pages: Int) -> Bool {
+        pages > 1 && format.canAnimate && self.format.canAnimate && frames != .first
+    }
 
     /// AVIF is written 10-bit only when asked (`bitDepth == 10`, through libavif, since libheif
     /// 1.15 with libaom 3.6 aborts on 10-bit); 8-bit otherwise, whatever the source's depth, so an
@@ -62,7 +89,7 @@ public struct EncodeOptions: Sendable, Equatable {
 
     /// Whether the format's encoder can write into a ``destination`` as it goes (the others
     /// encode a whole picture at the end, in memory).
-    public var canWriteToDestination: Bool { format == .jpeg || format == .png || format == .tiff }
+    public var canWriteToDestination: Bool { format == .jpeg || format == .png || format == .tiff || format == .gif }
 
     /// Whether the encoder writes into ``destination`` rather than returning bytes.
     public var writesToDestination: Bool { destination != nil && canWriteToDestination }

@@ -3,6 +3,8 @@ import CDarkroomCodecs
 /// The file formats darkroom reads and writes (HEIF is read only).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case png, jpeg, tiff, webp
+    /// GIF, still or animated: in through giflib, out through libimagequant and cgif.
+    case gif
     /// HEIF with HEVC images (HEIC, what phones write); read only.
     case heif
     case avif
@@ -20,6 +22,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case DR_FORMAT_JPEG.rawValue: self = .jpeg
         case DR_FORMAT_TIFF.rawValue: self = .tiff
         case DR_FORMAT_WEBP.rawValue: self = .webp
+        case DR_FORMAT_GIF.rawValue: self = .gif
         case DR_FORMAT_HEIF.rawValue: self = .heif
         case DR_FORMAT_AVIF.rawValue: self = .avif
         default: return nil
@@ -36,6 +39,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case "jpg", "jpeg", "jpe": return .jpeg
         case "tif", "tiff": return .tiff
         case "webp": return .webp
+        case "gif": return .gif
         case "heic", "heif", "hif": return .heif
         case "avif": return .avif
         default: return nil
@@ -49,6 +53,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .jpeg: "jpg"
         case .tiff: "tif"
         case .webp: "webp"
+        case .gif: "gif"
         case .heif: "heic"
         case .avif: "avif"
         }
@@ -65,4 +70,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
 
     /// Whether a file can hold one colour channel (WebP and AVIF as darkroom writes them are RGB).
     public var holdsGrey: Bool { self == .png || self == .jpeg || self == .tiff }
+
+    /// Whether a file can hold an animation, which darkroom reads and writes frame by frame.
+    public var canAnimate: Bool { self == .gif || self == .webp }
 }

@@ -45,11 +45,11 @@ extension ConfigDecoder {
         let implied = ext.flatMap(ImageFormat.writable(fileExtension:))
         guard let node = f["format"] else {
             if implied == nil {
-                error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: jpeg, png, webp, avif or tiff")
+                error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: jpeg, png, webp, gif, avif or tiff")
             }
             return implied
         }
-        guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg", "webp", "avif", "tiff", "tif"]) else { return nil }
+        guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg", "webp", "gif", "avif", "tiff", "tif"]) else { return nil }
         let format = ImageFormat.writable(fileExtension: word)
         if let ext, let implied, let format, implied != format {
             error(node.mark, f.path("format"), "format \(format.rawValue) does not match the extension \".\(ext)\" of the path")

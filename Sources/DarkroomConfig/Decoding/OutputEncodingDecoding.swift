@@ -1,12 +1,14 @@
 import DarkroomCodecs
 
 extension ConfigDecoder {
-    static let outputEncodingKeys = ["chroma", "bit_depth", "compression", "metadata", "gps", "lossless", "effort", "speed", "tiled"]
+    static let outputEncodingKeys = ["chroma", "bit_depth", "compression", "metadata", "gps", "lossless", "effort", "speed", "tiled",
+                                     "colors", "dither", "frames"]
 
     /// The formats each encoding key means something for; elsewhere it is refused.
     static let encodingKeyFormats: [String: [ImageFormat]] = [
         "quality": [.jpeg, .webp, .avif, .tiff], "chroma": [.jpeg], "bit_depth": [.png, .tiff, .avif],
         "compression": [.png, .tiff], "lossless": [.webp], "effort": [.webp], "speed": [.avif], "tiled": [.tiff],
+        "colors": [.gif], "dither": [.gif],
     ]
 
     /// Refuses `key` when `format` has no use for it, naming the formats it applies to.
@@ -41,6 +43,16 @@ extension ConfigDecoder {
         refuseIfInapplicable(f, "effort", format: format)
         encoding.speed = optional(f, "speed", default: 5) { integer($0, $1, in: 0...9) }
         refuseIfInapplicable(f, "speed", format: format)
+        encoding.colors = optional(f, "colors", default: 256) { integer($0, $1, in: 2...256) }
+        refuseIfInapplicable(f, "colors", format: format)
+        encoding.dither = optional(f, "dither", default: 1) { number($0, $1, in: 0...1) }
+        refuseIfInapplicable(f, "dither", format: format)
+        encoding.frames = optional(f, "frames", default: .auto) { node, path in
+            word(node, path, among: ["first", "all"]).flatMap(EncodeOptions.Frames.init(rawValue:))
+        }
+        if encoding.frames == .all, let format, !format.canAnimate, let node = f["frames"] {
+            error(node.mark, f.path("frames"), "frames: all needs a format that animates (gif or webp); \(format.rawValue) holds one frame, so write frames: first or remove it")
+        }
         encoding.metadata = optional(f, "metadata", default: .keep) { choice($0, $1, MetadataPolicy.Content.self) }
         encoding.gps = optional(f, "gps", default: true) { boolean($0, $1) }
         if encoding.metadata != .keep, let node = f["gps"] {

@@ -21,6 +21,13 @@ public struct OutputEncoding: Sendable, Equatable {
     public var effort: Int = 4
     /// AVIF encoder speed 0…9 (`speed:`, libaom's); default 5.
     public var speed: Int = 5
+    /// GIF palette entries a frame, 2…256 (`colors:`); default 256.
+    public var colors: Int = 256
+    /// GIF dithering strength 0…1 (`dither:`); default 1 (full Floyd–Steinberg).
+    public var dither: Double = 1
+    /// An animated input's frames (`frames: first | all`); default all where the output's format
+    /// animates (GIF, WebP), else the first.
+    public var frames: EncodeOptions.Frames = .auto
 
     /// Which of the input's EXIF, XMP and IPTC go into the output (`metadata:`).
     public var metadata: MetadataPolicy.Content

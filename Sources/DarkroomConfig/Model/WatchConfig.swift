@@ -7,7 +7,7 @@ public struct WatchConfig: Sendable, Equatable {
     /// Whether subfolders are watched too; default false.
     public var recursive: Bool
     /// File-name globs, matched case-insensitively; default `*.jpg`, `*.jpeg`, `*.png`, `*.webp`,
-    /// `*.avif`, `*.heic`, `*.heif`, `*.tif`, `*.tiff` (the file is then read by its content).
+    /// `*.gif`, `*.avif`, `*.heic`, `*.heif`, `*.tif`, `*.tiff` (the file is then read by its content).
     public var include: [String]
     /// How long a file must stay unchanged before it is taken; default 250.
     public var settleMilliseconds: Int
@@ -27,7 +27,7 @@ public struct WatchConfig: Sendable, Equatable {
     public var outputs: [OutputConfig]
 
     /// The file-name globs used when `include` is not given.
-    public static let defaultInclude = ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.avif", "*.heic", "*.heif", "*.tif", "*.tiff"]
+    public static let defaultInclude = ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.gif", "*.avif", "*.heic", "*.heif", "*.tif", "*.tiff"]
 
     /// A watch with the defaults of a config that names only `path` and `outputs`.
     public init(name: String? = nil, path: String, recursive: Bool = false,

@@ -12,5 +12,8 @@ extension EncodeOptions {
         speed = output.encoding.speed
         tiled = output.encoding.tiled
         tiffCompression = output.encoding.tiffCompression
+        colors = output.encoding.colors
+        dither = output.encoding.dither
+        frames = output.encoding.frames
     }
 }
