@@ -20,6 +20,8 @@ struct dr_gif_frames {
     size_t saved_capacity;
     unsigned char *line;               /* one row of palette indices */
     int disposal, dx, dy, dw, dh;      /* the last frame's disposal and (clipped) rectangle */
+    int transparent_frame;             /* the last frame had a transparent index */
+    unsigned char background[4];       /* the screen's background colour, or transparent */
     GraphicsControlBlock control;      /* of the frame to come */
     int frames, done, failed;
     uint64_t deadline_ns;
@@ -83,6 +85,14 @@ dr_status dr_gif_frames_open(const unsigned char *bytes, size_t length, const dr
         dr_gif_frames_close(d);
         return status;
     }
+    const ColorMapObject *map = d->gif->SColorMap;
+    if (map != NULL && d->gif->SBackGroundColor < map->ColorCount) {
+        const GifColorType *c = &map->Colors[d->gif->SBackGroundColor];
+        d->background[0] = c->Red;
+        d->background[1] = c->Green;
+        d->background[2] = c->Blue;
+        d->background[3] = 255;
+    }
     *out = d;
     return DR_OK;
 }
@@ -99,13 +109,19 @@ void dr_gif_frames_close(dr_gif_frames *d) {
     free(d);
 }
 
-/* Undoes the last frame as its disposal says, before the next is drawn. */
+/* Undoes the last frame as its disposal says, before the next is drawn. "Background" is the
+ * background colour of the global colour table, or transparent where the frame had a
+ * transparent index (or there is no such colour), as libnsgif (libvips' GIF reader) does. */
 static void dispose(dr_gif_frames *d) {
     size_t row = (size_t)d->dw * 4;
+    static const unsigned char clear[4] = {0, 0, 0, 0};
+    const unsigned char *fill = d->transparent_frame ? clear : d->background;
     for (int y = 0; y < d->dh && row > 0; y++) {
         unsigned char *at = d->canvas + ((size_t)(d->dy + y) * (size_t)d->width + (size_t)d->dx) * 4;
-        if (d->disposal == DISPOSE_BACKGROUND) memset(at, 0, row);
-        else if (d->disposal == DISPOSE_PREVIOUS) memcpy(at, d->saved + row * (size_t)y, row);
+        if (d->disposal == DISPOSE_BACKGROUND)
+            for (int x = 0; x < d->dw; x++) memcpy(at + 4 * x, fill, 4);
+        else if (d->disposal == DISPOSE_PREVIOUS)
+            memcpy(at, d->saved + row * (size_t)y, row);
     }
     d->disposal = DISPOSAL_UNSPECIFIED;
 }
@@ -193,6 +209,7 @@ dr_status dr_gif_frames_next(dr_gif_frames *d, const unsigned char *bytes, const
         return DR_OUT_OF_MEMORY;
     }
     int transparent = d->control.TransparentColor, colors = map != NULL ? map->ColorCount : 0;
+    d->transparent_frame = transparent != NO_TRANSPARENT_COLOR;
     if ((long)w * (long)h == 0) {
         /* No pixel to read: skip the image's data blocks. */
         int size = 0;

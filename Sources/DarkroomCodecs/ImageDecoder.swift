@@ -106,7 +106,8 @@ public final class ImageDecoder: CompactRowSource {
     public static func heldBytes(header: ImageInfo) -> Int {
         let area = header.width * header.height
         switch header.format {
-        case .webp: return area * (header.hasAlpha || header.pages > 1 ? 4 : 3)
+        // An animation: WebPAnimDecoder's canvas and its copy of the previous one.
+        case .webp: return header.pages > 1 ? area * 8 : area * (header.hasAlpha ? 4 : 3)
         case .heif, .avif:
             let sample = header.bitDepth > 8 ? 2 : 1
             return area * ((header.hasAlpha ? 4 : 3) * sample + 3 * sample)

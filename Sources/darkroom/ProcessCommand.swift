@@ -24,7 +24,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (one input) or folder.")
     var output: String
 
-    @Option(help: "Output format: jpeg, png, webp, avif or tiff.")
+    @Option(help: "Output format: jpeg, png, webp, gif, avif or tiff.")
     var format: ImageFormat?
 
     @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
@@ -60,7 +60,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
     var jobs: Int = 1
 
-    @ArgumentParser.Argument(help: "Input image files (PNG, JPEG, TIFF, WebP, HEIF, AVIF: read by their content).", completion: .file(extensions: ["png", "jpg", "jpeg", "tif", "tiff", "webp", "heic", "heif", "avif"]))
+    @ArgumentParser.Argument(help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF: read by their content).", completion: .file(extensions: ["png", "jpg", "jpeg", "tif", "tiff", "webp", "gif", "heic", "heif", "avif"]))
     var inputs: [String]
 
     func validate() throws {
@@ -137,7 +137,7 @@ struct ProcessCommand: ParsableCommand {
         }
         let ext = URL(fileURLWithPath: absolute).pathExtension.lowercased()
         guard let fmt = format ?? ImageFormat.writable(fileExtension: ext) else {
-            throw ValidationError("-o \(output): cannot tell the format from the extension; use .jpg, .png, .webp, .avif or .tif, or --format")
+            throw ValidationError("-o \(output): cannot tell the format from the extension; use .jpg, .png, .webp, .gif, .avif or .tif, or --format")
         }
         return (absolute, fmt)
     }
