@@ -15,9 +15,10 @@ public final class AnimationFrames {
     public let loopCount: Int
     public let hasAlpha: Bool
     private let animation: OpaquePointer
-    /// The file's bytes at a fixed address: libwebpdemux keeps a pointer to them.
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
-    private var canvas: UnsafePointer<UInt8>?
+    /// The file's bytes: a GIF's are passed again at every call, a WebP's are copied to a fixed
+    /// address once, since libwebpdemux keeps a pointer to them.
+    private let data: [UInt8]
+    private let pinned: UnsafeMutableBufferPointer<UInt8>?
 
     public init(_ input: ImageInput, limits: DecodeLimits, deadline: Deadline? = nil) throws(CodecError) {
         guard case .memory(let data) = input.storage else {
@@ -26,18 +27,25 @@ public final class AnimationFrames {
         guard data.count <= limits.maxFileBytes else {
             throw CodecError(code: .tooLarge, message: "file is \(data.count) bytes, over the limit of \(limits.maxFileBytes) bytes")
         }
-        bytes = .allocate(capacity: max(data.count, 1))
-        _ = bytes.initialize(from: data)
+        self.data = data
+        if ImageFormat.detect(Array(data.prefix(ImageInput.headLength))) == .webp {
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(data.count, 1))
+            _ = copy.initialize(from: data)
+            pinned = copy
+        } else {
+            pinned = nil
+        }
         var options = dr_read_options()
         options.max_pixels = UInt64(max(limits.maxPixels, 0))
         options.deadline_ns = deadline?.nanoseconds ?? 0
         var info = dr_animation_info()
         var pointer: OpaquePointer?
-        let (base, length) = (UnsafePointer(bytes.baseAddress), data.count)
         do throws(CodecError) {
-            try CBridge.call { dr_animation_open(base, length, &options, &info, &pointer, $0, $1) }
+            try Self.withBytes(data, pinned) { (base, length) throws(CodecError) in
+                try CBridge.call { dr_animation_open(base, length, &options, &info, &pointer, $0, $1) }
+            }
         } catch {
-            bytes.deallocate()
+            pinned?.deallocate()
             throw error
         }
         animation = pointer!
@@ -49,7 +57,13 @@ public final class AnimationFrames {
 
     deinit {
         dr_animation_close(animation)
-        bytes.deallocate()
+        pinned?.deallocate()
+    }
+
+    private static func withBytes<T>(_ data: [UInt8], _ pinned: UnsafeMutableBufferPointer<UInt8>?,
+                                     _ body: (UnsafePointer<UInt8>?, Int) throws(CodecError) -> T) throws(CodecError) -> T {
+        if let pinned { return try body(UnsafePointer(pinned.baseAddress), data.count) }
+        return try data.withUnsafeBufferPointer { (buffer) throws(CodecError) in try body(buffer.baseAddress, buffer.count) }
     }
 
     /// One composed frame: its rows as a pipeline source, and how long it shows.
@@ -64,8 +78,10 @@ public final class AnimationFrames {
     public func next(crop: Rect? = nil, opaque: Bool = false) throws(CodecError) -> Frame? {
         var delay: Int32 = 0
         var canvas: UnsafePointer<UInt8>?
-        let (animation, base, length) = (self.animation, UnsafePointer(bytes.baseAddress), bytes.count)
-        try CBridge.call { dr_animation_next(animation, base, length, &canvas, &delay, $0, $1) }
+        let animation = self.animation
+        try Self.withBytes(data, pinned) { (base, length) throws(CodecError) in
+            try CBridge.call { dr_animation_next(animation, base, length, &canvas, &delay, $0, $1) }
+        }
         guard let canvas else { return nil }
         let region = crop ?? Rect(x: 0, y: 0, width: size.width, height: size.height)
         return Frame(source: FrameSource(canvas: canvas, width: size.width, region: region, opaque: opaque, owner: self),

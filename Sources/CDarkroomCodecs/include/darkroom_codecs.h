@@ -343,8 +343,9 @@ void dr_buffer_free(dr_buffer *buffer);
 
 /*
  * The frames of an animated GIF or WebP, one at a time, each composed on the full canvas with
- * the format's disposal and blending (animation.c). The bytes must stay at one address while
- * it lives (libwebpdemux keeps it).
+ * the format's disposal and blending (animation.c). The bytes must stay unchanged while it
+ * lives; a GIF's are passed again at every call and may move, a WebP's must stay at one address
+ * (libwebpdemux keeps a pointer to them).
  */
 typedef struct dr_animation dr_animation;
 
