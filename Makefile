@@ -35,6 +35,7 @@ bench:
 	Benchmarks/area.sh
 	Benchmarks/colour.sh
 	Benchmarks/formats.sh
+	Benchmarks/anim.sh
 	Benchmarks/daemon.sh
 	Benchmarks/storm.sh
 	Benchmarks/cluster.sh

@@ -13,6 +13,8 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libtiff-dev libwebp-dev libheif-dev  # TIFF, WebP, HEIF/AVIF in and out (libheif brings libde265, libaom, x265)
           libde265-dev         # HEVC decoding on every core (a libheif decoder plugin, heif_hevc.c)
           libavif-dev          # 10-bit AVIF out (libavif drives libaom where libheif 1.15 aborts)
+          libgif-dev libcgif-dev libimagequant-dev  # GIF in (giflib), GIF out (cgif, libimagequant palettes)
+          gifsicle             # gifsicle --info: the animated GIF tests' reference (frames, delays, loop count)
           libavif-bin          # avifdec --info: the 10-bit AVIF tests' reference
           libtiff-tools webp libheif-examples  # tiffcp/tiffinfo, cwebp/dwebp/img2webp, heif-enc/heif-convert: the tests' references
           libimage-exiftool-perl  # exiftool reads back the metadata the tests write
