@@ -13,12 +13,13 @@ struct Darkroom: ParsableCommand {
             writes an output image per chain and a JSON report per input. `darkroom process` runs \
             a chain once over files, `darkroom filters` lists the filters, `darkroom check` \
             validates a config, `darkroom status` shows what the running daemon is doing and \
-            `darkroom report` summarises its reports, and `darkroom cluster` sets up the \
+            `darkroom report` summarises its reports, `darkroom preview` serves a page to author a \
+            chain by looking, and `darkroom cluster` sets up the \
             PostgreSQL database several nodes share (`cluster:` in the config).
             """,
         version: DarkroomVersion.string,
         subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, CheckCommand.self,
-                      StatusCommand.self, ReportCommand.self, ClusterCommand.self]
+                      StatusCommand.self, ReportCommand.self, ClusterCommand.self, PreviewCommand.self]
     )
 
     static func main() {
