@@ -79,7 +79,7 @@ final class PreviewBrowserTests: XCTestCase {
                     chain:
                       - resize: { width: 120, fit: inside }
                       # a comment inside the chain's neighbourhood
-                    quality: 80
+                    format: png
             """
         try (config + "\n").write(toFile: folder.file("config.yaml"), atomically: true, encoding: .utf8)
         return folder
