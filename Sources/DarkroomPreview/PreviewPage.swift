@@ -8,6 +8,7 @@ enum PreviewPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>darkroom preview</title>
+<link rel="icon" href="data:,">
 <style>
 :root { --bg:#f6f5f2; --panel:#fff; --line:#d9d6cf; --ink:#222; --muted:#6b675f; --accent:#8a4b16; --bad:#b00020; }
 * { box-sizing: border-box; }
@@ -15,7 +16,7 @@ body { margin:0; font:14px/1.4 system-ui, sans-serif; color:var(--ink); backgrou
 header { display:flex; flex-wrap:wrap; gap:.6em 1.2em; align-items:center; padding:.5em 1em; border-bottom:1px solid var(--line); background:var(--panel); }
 header h1 { font-size:16px; margin:0; }
 header label { color:var(--muted); }
-main { display:grid; grid-template-columns: 260px 380px 1fr; height: calc(100vh - 52px); }
+main { display:grid; grid-template-columns: 250px 450px 1fr; height: calc(100vh - 52px); }
 section { overflow:auto; padding:.6em .8em; border-right:1px solid var(--line); }
 h2 { font-size:13px; text-transform:uppercase; letter-spacing:.05em; color:var(--muted); margin:.4em 0; }
 #catalogue details { margin:.2em 0; }
@@ -30,11 +31,12 @@ button:hover { border-color:var(--accent); }
 .step.off { opacity:.55; }
 .step-head { display:flex; gap:.3em; align-items:center; }
 .step-head strong { flex:1; }
-.param { display:grid; grid-template-columns: 96px 1fr; gap:.2em .5em; align-items:center; margin:.25em 0; }
+.step-head button { padding:0 .35em; }
+.param { display:grid; grid-template-columns: 90px 1fr; gap:.2em .5em; align-items:center; margin:.25em 0; }
 .param > label { font-family:ui-monospace, monospace; font-size:12px; overflow:hidden; text-overflow:ellipsis; }
 .param .ctl { display:flex; gap:.3em; align-items:center; }
 .param .ctl input[type=range] { flex:1; min-width:60px; }
-.param .ctl input[type=number] { width:6.5em; }
+.param .ctl input[type=number] { width:5.5em; }
 .param .ctl input[type=text] { flex:1; min-width:0; font-family:ui-monospace, monospace; font-size:12px; }
 .param.unset label { color:var(--muted); }
 .small { font-size:11px; color:var(--muted); }
