@@ -26,6 +26,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           groff-base man-db    # darkroom.yaml(5) is rendered by groff and man in the tests
           python3-scipy        # PchipInterpolator: the reference for the curves filter
           chromium chromium-driver  # the browser tests (preview page, contact sheet): headless Chromium under Selenium
+          iproute2             # ss -ltn: the preview test checks it listens on loopback only
           python3-pip)         # Selenium comes from PyPI (below)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
