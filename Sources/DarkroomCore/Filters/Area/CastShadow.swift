@@ -14,7 +14,7 @@ public struct CastShadow: Sendable {
     }
 
     /// How far the blur reaches: the shadow canvas's margin on each side.
-    public var halo: Int { blur.halo }
+    public var halo: Int { blur.halo(alphaOnly: true) }
 
     /// The steps that cast the shadow of `source` (an image of `size`) onto a canvas of `canvas`
     /// plus ``halo`` on every side, so the blur near the canvas's edge reads the real

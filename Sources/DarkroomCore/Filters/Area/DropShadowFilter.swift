@@ -51,7 +51,7 @@ public struct DropShadowFilter: RegionFilter {
         let dx = Int(saturating: offset.x.pixels(of: input.width).rounded())
         let dy = Int(saturating: offset.y.pixels(of: input.height).rounded())
         guard growsCanvas else { return Layout(size: input, image: (0, 0), shadow: (dx, dy)) }
-        let shadowRect = Rect(x: dx, y: dy, width: input.width, height: input.height).expanded(by: blur.halo)
+        let shadowRect = Rect(x: dx, y: dy, width: input.width, height: input.height).expanded(by: blur.halo(alphaOnly: true))
         let bounds = Rect(size: input).union(shadowRect)
         return Layout(size: bounds.size, image: (-bounds.x, -bounds.y), shadow: (dx - bounds.x, dy - bounds.y))
     }

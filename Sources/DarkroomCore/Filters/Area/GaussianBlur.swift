@@ -15,20 +15,25 @@ public struct GaussianBlur: Sendable, Hashable {
     /// building a kernel (and, for a shadow, a canvas-plus-halo) billions of pixels wide.
     public static let maximumSigma = 1000.0
 
-    /// From this sigma on, the blur is five extended boxes in each direction (``BoxCascadePass``),
-    /// whose cost per pixel does not grow with sigma; below it, the sampled kernel's taps are few
-    /// and it is exact (the boxes are within 45 dB of the exact Gaussian from here on).
+    /// From this sigma on, a shadow's alpha is blurred by five extended boxes in each direction
+    /// (``BoxCascadePass``), whose cost per pixel does not grow with sigma (within 45 dB of the
+    /// exact Gaussian from here on). Colour blurs keep the sampled kernel: rendered band by band,
+    /// the boxes redo their reach (≈ 3.9σ) of rows for every 32-row band, which on four channels
+    /// costs more than the kernel's taps.
     public static let boxCascadeSigma = 4.0
 
     public init(sigma: Double) {
         kernel = GaussianKernel(sigma: sigma)
     }
 
-    var usesBoxes: Bool { kernel.sigma >= Self.boxCascadeSigma }
+    func usesBoxes(alphaOnly: Bool) -> Bool { alphaOnly && kernel.sigma >= Self.boxCascadeSigma }
 
     /// How far the blur reads past each output pixel.
-    public var halo: Int {
-        guard usesBoxes else { return kernel.halfWidth }
+    public var halo: Int { halo(alphaOnly: false) }
+
+    /// How far the blur of alpha alone (a shadow) reads past each output pixel.
+    public func halo(alphaOnly: Bool) -> Int {
+        guard usesBoxes(alphaOnly: alphaOnly) else { return kernel.halfWidth }
         var b = dr_ebox()
         dr_ebox_init(&b, kernel.sigma)
         return Int(b.reach)
@@ -40,7 +45,7 @@ public struct GaussianBlur: Sendable, Hashable {
     /// With a `tint`, the source's alpha alone is blurred and the result is tint × alpha (a
     /// shadow: one channel's work, not four).
     public func steps(for size: Size, from source: KernelPlan.Source, first: Int, tint: Pixel? = nil) -> [KernelPlan.Step] {
-        if usesBoxes {
+        if usesBoxes(alphaOnly: tint != nil) {
             return [.init(BoxCascadePass(sigma: kernel.sigma, size: size, across: false, tint: tint), sources: [source], label: "down"),
                     .init(BoxCascadePass(sigma: kernel.sigma, size: size, across: true, tint: tint), sources: [.step(first)], label: "across")]
         }
