@@ -1,8 +1,8 @@
 /*
  * The 3×3 median of float RGBA rows, each channel by itself: Devillard's opt_med9 network of 19
  * min/max pairs, on all four channels of a pixel at once (SSE's minps/maxps, in every x86-64;
- * plain C elsewhere). Swift's generic pointwiseMin/pointwiseMax were not turned into those
- * instructions and cost 30× more.
+ * plain C elsewhere), since Swift's generic pointwiseMin/pointwiseMax are not turned into those
+ * instructions.
  *
  * Wider squares slide a histogram along the row (Huang): 256 bins on rows read as decoded
  * (8-bit), here; 4096 bins with an exact refinement on float rows (median_histogram.c).

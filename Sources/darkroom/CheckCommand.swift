@@ -8,7 +8,7 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate a config file without running it.",
-        discussion: "Prints every error with its file:line:column, and exits 1 if there is any."
+        discussion: "Prints every error with its file:line:column, and exits 1 if there is any; warnings (a bare angle of 90 is radians) do not fail the check."
     )
 
     @ArgumentParser.Argument(help: "The YAML config to check.", completion: .file(extensions: ["yaml", "yml"]))
@@ -17,6 +17,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         do {
             let config = try ConfigLoader.load(path: file, registry: .shipped, assets: SharedAssets.store)
+            for warning in config.warnings { printError(warning.description) }
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
             let cluster = config.cluster.map { ", cluster node \($0.node)" } ?? ""
             print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)\(cluster)")
