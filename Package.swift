@@ -19,7 +19,7 @@ func includeFlags(pkgConfig packages: String...) -> [String] {
     return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
 }
 
-// Layers depend one way: darkroom (CLI) → Daemon → Config, Codecs → Core.
+// Layers depend one way: darkroom (CLI) → Preview → Daemon → Config, Codecs → Core.
 // System C libraries enter through small C targets so that longjmp never crosses Swift.
 let package = Package(
     name: "darkroom",
@@ -31,12 +31,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The preview page's HTTP server (`darkroom preview`): small, on plain sockets, no SwiftNIO.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libtiff,
-        // libwebp (with its demux and mux parts), libheif and libde265 (HEVC, decoded on every core); libavif (10-bit AVIF) is opened with
+        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libheif and libde265 (HEVC, decoded on every core); libavif (10-bit AVIF) is opened with
         // dlopen on first use, its headers only at build time (Debian libpng-dev, libjpeg-dev,
-        // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libheif-dev, libde265-dev, libavif-dev;
+        // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libgif-dev, libcgif-dev, libimagequant-dev, libheif-dev, libde265-dev, libavif-dev;
         // scripts/install-deps.sh installs them).
         // Opening a library with dlopen on first use, for the libraries only some jobs need.
         .target(name: "CSharedLibrary", linkerSettings: [.linkedLibrary("dl")]),
@@ -45,7 +47,8 @@ let package = Package(
             dependencies: ["CSharedLibrary"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
                              .linkedLibrary("tiff"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-                             .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("de265")]
+                             .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("de265"),
+                             .linkedLibrary("gif"), .linkedLibrary("cgif"), .linkedLibrary("imagequant")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
@@ -81,10 +84,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `darkroom preview`: the page that authors a chain by looking, served on loopback.
+        .target(
+            name: "DarkroomPreview",
+            dependencies: [
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "DarkroomDaemon",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
         .executableTarget(
             name: "darkroom",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "DarkroomDaemon",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "DarkroomDaemon", "DarkroomPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -105,7 +116,8 @@ let package = Package(
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
+                    exclude: ["Browser"]),  // the Selenium scripts, run by the browser tests
     ],
     swiftLanguageModes: [.v6]
 )

@@ -145,6 +145,7 @@ int dr_sniff(const unsigned char *bytes, size_t length) {
                         memcmp(bytes, "II+\0", 4) == 0 || memcmp(bytes, "MM\0+", 4) == 0))
         return DR_FORMAT_TIFF;
     if (length >= 12 && memcmp(bytes, "RIFF", 4) == 0 && memcmp(bytes + 8, "WEBP", 4) == 0) return DR_FORMAT_WEBP;
+    if (length >= 6 && (memcmp(bytes, "GIF87a", 6) == 0 || memcmp(bytes, "GIF89a", 6) == 0)) return DR_FORMAT_GIF;
     return sniff_heif(bytes, length);
 }
 
@@ -161,7 +162,7 @@ void dr_info_reset(dr_info *info) {
 }
 
 static dr_status not_an_image(char *message, size_t capacity) {
-    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, HEIF or AVIF file (unrecognised signature)");
+    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF or AVIF file (unrecognised signature)");
     return DR_NOT_AN_IMAGE;
 }
 
@@ -211,6 +212,7 @@ static dr_info_reader info_reader(int format) {
     case DR_FORMAT_JPEG: return dr_jpeg_read_info;
     case DR_FORMAT_TIFF: return dr_tiff_read_info;
     case DR_FORMAT_WEBP: return dr_webp_read_info;
+    case DR_FORMAT_GIF: return dr_gif_read_info;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_read_info;
     default: return NULL;
@@ -223,6 +225,7 @@ static dr_reader_opener reader_opener(int format) {
     case DR_FORMAT_JPEG: return dr_jpeg_reader_open;
     case DR_FORMAT_TIFF: return dr_tiff_reader_open;
     case DR_FORMAT_WEBP: return dr_webp_reader_open;
+    case DR_FORMAT_GIF: return dr_gif_reader_open;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_reader_open;
     default: return NULL;
@@ -320,6 +323,12 @@ dr_status dr_writer_end(dr_writer *w, size_t *length, char *message, size_t capa
     dr_status status = w->finish(w, &w->ended, message, capacity);
     if (status == DR_OK) *length = w->sink.to_file ? (size_t)w->sink.length : w->ended.length;
     return status;
+}
+
+dr_status dr_writer_end_frame(dr_writer *w, int delay_ms, char *message, size_t capacity) {
+    if (w->end_frame != NULL) return w->end_frame(w, delay_ms, message, capacity);
+    dr_set_message(message, capacity, "this format holds one image, not frames");
+    return DR_UNSUPPORTED;
 }
 
 void dr_writer_take(dr_writer *w, unsigned char *into) {

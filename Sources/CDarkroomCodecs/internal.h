@@ -95,6 +95,8 @@ struct dr_writer {
      * over; the others' finish goes into `ended`. */
     dr_status (*end)(dr_writer *writer, size_t *length, char *message, size_t capacity);
     void (*take)(dr_writer *writer, unsigned char *into);
+    /* Animated GIF and WebP: the rows so far are a frame (NULL for the others). */
+    dr_status (*end_frame)(dr_writer *writer, int delay_ms, char *message, size_t capacity);
     dr_buffer ended;
     /* JPEG and PNG: where their bytes go; with to_file, finish leaves `ended` empty and the
      * file's length is sink.length. */
@@ -115,6 +117,17 @@ dr_status dr_webp_read_info(const unsigned char *bytes, size_t length, dr_info *
                             char *message, size_t capacity);
 dr_status dr_webp_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                               dr_info *info, dr_reader **reader, char *message, size_t capacity);
+dr_status dr_gif_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                           char *message, size_t capacity);
+dr_status dr_gif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                             dr_info *info, dr_reader **reader, char *message, size_t capacity);
+/* An animated WebP writer (webp_anim_write.c): dr_webp_writer_open's with options->animated. */
+dr_status dr_webp_anim_writer_open(int width, int height, const dr_webp_write_options *options,
+                                   const dr_metadata *metadata, dr_writer **writer, char *message, size_t capacity);
+/* Adds the ICCP, EXIF and XMP chunks (each optional) to an encoded WebP, into `out`; 0 on failure. */
+struct WebPData;
+int dr_webp_add_chunks(const struct WebPData *image, const unsigned char *icc, size_t icc_length,
+                       const dr_metadata *metadata, dr_buffer *out);
 /* Registers darkroom's HEVC decoder (libde265 with a worker per core) with libheif, once;
  * called before any libheif decode (heif_hevc.c). */
 void dr_heif_register_decoders(void);

@@ -154,23 +154,25 @@ static const char *encoding_error(WebPEncodingError error) {
     }
 }
 
-/* Adds the ICCP, EXIF and XMP chunks to an encoded WebP. */
-static int add_chunks(webp_writer *w, const WebPMemoryWriter *image, dr_buffer *out) {
-    WebPData data = {image->mem, image->size}, assembled = {NULL, 0};
-    WebPMux *mux = WebPMuxCreate(&data, 0);
+int dr_webp_add_chunks(const WebPData *image, const unsigned char *icc, size_t icc_length, const dr_metadata *metadata,
+                       dr_buffer *out) {
+    if (icc == NULL && (metadata == NULL || (metadata->exif == NULL && metadata->xmp == NULL)))
+        return dr_buffer_append(out, image->bytes, image->size);
+    WebPData assembled = {NULL, 0};
+    WebPMux *mux = WebPMuxCreate(image, 0);
     if (mux == NULL) return 0;
     int ok = 1;
     WebPData chunk;
-    if (w->icc != NULL) {
-        chunk = (WebPData){w->icc, w->icc_length};
+    if (icc != NULL) {
+        chunk = (WebPData){icc, icc_length};
         ok = ok && WebPMuxSetChunk(mux, "ICCP", &chunk, 0) == WEBP_MUX_OK;
     }
-    if (w->metadata.exif != NULL) {
-        chunk = (WebPData){w->metadata.exif, w->metadata.exif_length};
+    if (metadata != NULL && metadata->exif != NULL) {
+        chunk = (WebPData){metadata->exif, metadata->exif_length};
         ok = ok && WebPMuxSetChunk(mux, "EXIF", &chunk, 0) == WEBP_MUX_OK;
     }
-    if (w->metadata.xmp != NULL) {
-        chunk = (WebPData){w->metadata.xmp, w->metadata.xmp_length};
+    if (metadata != NULL && metadata->xmp != NULL) {
+        chunk = (WebPData){metadata->xmp, metadata->xmp_length};
         ok = ok && WebPMuxSetChunk(mux, "XMP ", &chunk, 0) == WEBP_MUX_OK;
     }
     ok = ok && WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
@@ -199,9 +201,8 @@ static dr_status webp_finish(dr_writer *base, dr_buffer *out, char *message, siz
     }
     /* The ARGB plane is no longer needed: give it back before the chunks are assembled. */
     WebPPictureFree(&w->picture);
-    int ok = w->icc == NULL && w->metadata.exif == NULL && w->metadata.xmp == NULL
-                 ? dr_buffer_append(out, memory.mem, memory.size)
-                 : add_chunks(w, &memory, out);
+    WebPData image = {memory.mem, memory.size};
+    int ok = dr_webp_add_chunks(&image, w->icc, w->icc_length, &w->metadata, out);
     WebPMemoryWriterClear(&memory);
     if (!ok) {
         dr_buffer_free(out);
@@ -216,6 +217,7 @@ dr_status dr_webp_writer_open(int width, int height, const dr_webp_write_options
         dr_set_message(message, capacity, "WebP cannot hold an image wider or taller than %d pixels", WEBP_MAX_DIMENSION);
         return DR_ENCODE_FAILED;
     }
+    if (options->animated) return dr_webp_anim_writer_open(width, height, options, metadata, out, message, capacity);
     webp_writer *w = calloc(1, sizeof *w);
     if (w == NULL) return DR_OUT_OF_MEMORY;
     w->base.format = DR_FORMAT_WEBP;

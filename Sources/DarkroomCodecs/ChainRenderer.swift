@@ -29,6 +29,9 @@ public enum ChainRenderer {
         public var orientationApplied: Int
         /// The profile the pixels were converted from to sRGB; nil when they were not.
         public var colorConvertedFrom: String?
+        /// The input's frames (1 for a still image), and how many the output holds.
+        public var framesIn: Int = 1
+        public var framesOut: Int = 1
     }
 
     /// How one output will be rendered, fixed before any pixel is decoded.
@@ -57,6 +60,9 @@ public enum ChainRenderer {
         /// The shrink of the preview an analysis pass may be measured on (``StatisticRequest/preview``):
         /// 8 for a JPEG (its DCT scaling makes a 1/8 decode cheap), 1 (none) for other formats.
         public var previewShrink: Int = 1
+        /// The input's format and frame count (an animated GIF or WebP has more than one).
+        public var sourceFormat: ImageFormat = .png
+        public var sourceFrames: Int = 1
     }
 
     /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
@@ -81,7 +87,8 @@ public enum ChainRenderer {
         return Plan(shrink: shrink, decodedSize: decoded, uprightSize: upright, orientation: orientation, chain: shrunk,
                     pipeline: pipeline, source: traits, color: ColorPlan(header: header, options: color),
                     outputTraits: outputTraits(pipeline, paletteSource: header.colorSpace == "palette"),
-                    decoderOrients: header.orientedByDecoder, previewShrink: header.format == .jpeg ? 8 : 1)
+                    decoderOrients: header.orientedByDecoder, previewShrink: header.format == .jpeg ? 8 : 1,
+                    sourceFormat: header.format, sourceFrames: header.pages)
     }
 
     private static func outputTraits(_ pipeline: Pipeline, paletteSource: Bool) -> OutputTraits {
@@ -136,10 +143,6 @@ public enum ChainRenderer {
             throw CodecError(code: .tooLarge, message: "\(names.joined(separator: ", ")) would make a \(size) image, "
                 + "more than limits.max_pixels (\(limits.maxPixels))")
         }
-        let decoder = try decoder(crop: pipeline.sourceCrop)
-        guard decoder.size == pipeline.sourceSize else {
-            throw CodecError(code: .corrupt, message: "the decoder delivers \(decoder.size), the header promised \(pipeline.sourceSize)")
-        }
         var options = options
         if options.icc == nil { options.icc = color.outputProfile }
         // A grey output cannot carry an RGB profile: the sRGB tag becomes its grey counterpart
@@ -149,6 +152,14 @@ public enum ChainRenderer {
         if traits.grey, options.icc == ICCProfile.sRGB { options.icc = ICCProfile.sRGBGrey }
         // The EXIF (and XMP) says what was done to the pixels: turned upright, converted to sRGB.
         options.orientationApplied = options.orientationApplied || plan.orientation != .up || plan.decoderOrients
+        if options.rendersFrames(of: plan.sourceFormat, pages: plan.sourceFrames) {
+            return try renderFrames(input, plan: plan, options: options, traits: traits, limits: limits, executor: executor,
+                                    deadline: deadline)
+        }
+        let decoder = try decoder(crop: pipeline.sourceCrop)
+        guard decoder.size == pipeline.sourceSize else {
+            throw CodecError(code: .corrupt, message: "the decoder delivers \(decoder.size), the header promised \(pipeline.sourceSize)")
+        }
         options.convertedToSRGB = options.convertedToSRGB || decoder.convertsColor
         var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
         let stats = try rendering { try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline) }
@@ -157,7 +168,41 @@ public enum ChainRenderer {
         return Output(bytes: bytes, byteCount: byteCount, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
                       cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([decoder.warning, color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
-                      colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil)
+                      colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil,
+                      framesIn: plan.sourceFrames, framesOut: 1)
+    }
+
+    /// An animation rendered frame by frame: each composed frame through the same pipeline (the
+    /// chain's parameters, random draws included, resolved once for the file; analyses measured
+    /// on the first frame) into an animated encoder, with its delay; the loop count carried.
+    /// One frame is held at a time, on each side.
+    private static func renderFrames(_ input: ImageInput, plan: Plan, options: EncodeOptions, traits: OutputTraits,
+                                     limits: DecodeLimits, executor: StripExecutor,
+                                     deadline: Deadline?) throws(CodecError) -> Output {
+        let pipeline = plan.pipeline
+        let frames = try AnimationFrames(input, limits: limits, deadline: deadline)
+        guard frames.size == plan.decodedSize else {
+            throw CodecError(code: .corrupt, message: "the animation's canvas is \(frames.size), the header promised \(plan.decodedSize)")
+        }
+        var options = options
+        options.animated = true
+        options.loopCount = frames.loopCount
+        var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
+        var stats: RenderStats?
+        var count = 0
+        while let frame = try frames.next(crop: pipeline.sourceCrop, opaque: plan.source.isOpaque) {
+            let run = try rendering { try pipeline.run(from: frame.source, into: &encoder, executor: executor, deadline: deadline) }
+            try encoder.endFrame(delay: frame.delay)
+            stats = stats.map { $0.adding(run) } ?? run
+            count += 1
+        }
+        guard let stats else { throw CodecError(code: .corrupt, message: "the animation holds no frame") }
+        let bytes = encoder.writesToDestination ? [] : try encoder.finish()
+        let byteCount = encoder.writesToDestination ? try encoder.finishFile() : bytes.count
+        return Output(bytes: bytes, byteCount: byteCount, size: pipeline.outputSize, stats: stats, shrinkOnLoad: 1,
+                      cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([plan.color.warning, encoder.warning]),
+                      metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
+                      colorConvertedFrom: nil, framesIn: frames.count, framesOut: count)
     }
 
     /// Runs a render step, its errors as codec errors.

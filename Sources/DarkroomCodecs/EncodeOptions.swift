@@ -45,7 +45,37 @@ public struct EncodeOptions: Sendable, Equatable {
 
     /// Whether the format's encoder can write into a ``destination`` as it goes (the others
     /// encode a whole picture at the end, in memory).
-    public var canWriteToDestination: Bool { format == .jpeg || format == .png || format == .tiff }
+    public var canWriteToDestination: Bool { format == .jpeg || format == .png || format == .tiff || format == .gif }
+
+    /// GIF: how hard libimagequant works on a palette, 1 (fastest) … 10; libvips' default is 7.
+    public var paletteEffort: Int = 7
+    /// Set by the renderer for an animation: the frames end with ``ImageEncoder/endFrame(delay:)``
+    /// and the file is played `loopCount` times (0: forever).
+    public var animated: Bool = false
+    public var loopCount: Int = 0
+
+    /// GIF: palette entries a frame, 2…256 (libimagequant picks them for each frame).
+    public var colors: Int { get { encoding.colors } set { encoding.colors = newValue } }
+    /// GIF: Floyd–Steinberg dithering strength, 0 (none) … 1 (full).
+    public var dither: Double { get { encoding.dither } set { encoding.dither = newValue } }
+    /// An animated input's frames: all of them, or the first (as the format allows; see ``OutputOption/frames``).
+    public var frames: Frames {
+        get { encoding.value(.frames, for: format)?.word.flatMap(Frames.init(rawValue:)) ?? .first }
+        set { encoding.frames = newValue }
+    }
+
+    /// Which frames of an animated input an output holds.
+    public enum Frames: String, Sendable, Equatable, CaseIterable {
+        /// The first frame only, as a still image.
+        case first
+        /// Every frame (GIF and WebP outputs).
+        case all
+    }
+
+    /// Whether an input of `pages` frames in `format` is rendered frame by frame into this output.
+    public func rendersFrames(of format: ImageFormat, pages: Int) -> Bool {
+        pages > 1 && format.canAnimate && self.format.canAnimate && frames == .all
+    }
 
     /// Whether the encoder writes into ``destination`` rather than returning bytes.
     public var writesToDestination: Bool { destination != nil && canWriteToDestination }

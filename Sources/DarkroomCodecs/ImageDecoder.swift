@@ -101,15 +101,18 @@ public final class ImageDecoder: CompactRowSource {
 
     /// The bytes a decoder of `header` holds beyond the rows it hands out: libwebp's whole
     /// decoded image (WebP has no row output), libheif's decoded image and, while it decodes,
-    /// its YUV planes. PNG, JPEG and TIFF stream (an interlaced PNG's and a progressive JPEG's
+    /// its YUV planes; a GIF's canvas (and, animated, the copy a frame disposed "to previous"
+    /// restores). PNG, JPEG and TIFF stream (an interlaced PNG's and a progressive JPEG's
     /// own buffers aside, which the estimate has never counted).
     public static func heldBytes(header: ImageInfo) -> Int {
         let area = header.width * header.height
         switch header.format {
-        case .webp: return area * (header.hasAlpha || header.pages > 1 ? 4 : 3)
+        // An animation: WebPAnimDecoder's canvas and its copy of the previous one.
+        case .webp: return header.pages > 1 ? area * 8 : area * (header.hasAlpha ? 4 : 3)
         case .heif, .avif:
             let sample = header.bitDepth > 8 ? 2 : 1
             return area * ((header.hasAlpha ? 4 : 3) * sample + 3 * sample)
+        case .gif: return area * (header.pages > 1 ? 8 : 4)
         case .png, .jpeg, .tiff: return 0
         }
     }

@@ -3,7 +3,8 @@ import DarkroomCore
 
 /// An encoder that takes rows in order: the sink of a ``Pipeline``. PNG, JPEG and TIFF encode
 /// rows as they come; WebP and AVIF keep them (their libraries encode a whole image) and encode
-/// at ``finish()``.
+/// at ``finish()``; GIF keeps a frame's rows and encodes each frame as it ends. An animation is
+/// the rows of each frame in turn, each ended by ``endFrame(delay:)``.
 ///
 /// Strips are quantised to bytes on the threads that rendered them; only the codec library
 /// runs on the writing thread. The encoded file goes into `options.destination` as it is made
@@ -60,6 +61,14 @@ public struct ImageEncoder: StripSink {
     /// copies, a row of tiles of a tiled TIFF.
     public static func heldBytes(size: Size, options: EncodeOptions, traits: OutputTraits) -> Int {
         switch options.format {
+        case .webp where options.animated:
+            // The frame's ARGB picture; WebPAnimEncoder's previous and current canvases and the
+            // candidate sub-frames it encodes two ways (lossy and lossless) to keep the smaller.
+            return size.area * 24
+        case .gif:
+            // The frame's RGBA and palette indices; cgif's queue of three frames' indices;
+            // libimagequant's float copy of the frame (16 bytes a pixel) and its noise and edge maps.
+            return size.area * (4 + 1 + 3 + 18)
         case .webp:
             // Lossy: the YUV(A) picture the rows are converted into (1.5, 2.5 with alpha) and
             // the encoder's per-macroblock state; lossless: the ARGB picture (4 a pixel) and
@@ -146,10 +155,20 @@ public struct ImageEncoder: StripSink {
             let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
             quantiser = Quantiser(layout: layout)
             var c = dr_webp_write_options(channels: Int32(layout.channels), quality: Float(options.clamped(.quality)),
-                                          lossless: options.lossless ? 1 : 0, effort: options.clamped(.effort))
+                                          lossless: options.lossless ? 1 : 0, effort: options.clamped(.effort),
+                                          animated: options.animated ? 1 : 0, loop_count: Int32(clamping: max(options.loopCount, 0)))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_webp_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
+        case .gif:
+            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
+            quantiser = Quantiser(layout: layout)
+            var c = dr_gif_write_options(channels: Int32(layout.channels), colors: options.clamped(.colors),
+                                         dither: Float(min(max(options.dither, 0), 1)),
+                                         effort: Int32(min(max(options.paletteEffort, 1), 10)),
+                                         loop_count: Int32(clamping: max(options.loopCount, 0)),
+                                         to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
+            try CBridge.call { dr_gif_writer_open(w, h, &c, &pointer, $0, $1) }
         case .avif, .heif:
             guard options.format == .avif else {
                 throw CodecError(code: .unsupported, message: "darkroom reads HEIF but does not write it; write avif")
@@ -182,7 +201,8 @@ public struct ImageEncoder: StripSink {
             }
         }
         writer = WriterHandle(pointer!)
-        if let icc = options.icc, !icc.isEmpty {
+        // GIF has no place for a profile; its colours are sRGB by convention.
+        if let icc = options.icc, !icc.isEmpty, options.format != .gif {
             let handle = writer.pointer
             do throws(CodecError) {
                 try icc.withUnsafeBufferPointer { (profile) throws(CodecError) in
@@ -202,6 +222,13 @@ public struct ImageEncoder: StripSink {
         try strip.withUnsafeBufferPointer { bytes in
             try CBridge.call { dr_writer_write_rows(handle, bytes.baseAddress, rowBytes, Int32(rows.count), $0, $1) }
         }
+    }
+
+    /// Ends a frame of an animation (``EncodeOptions/animated``): the rows written since the last
+    /// frame are shown for `delay` milliseconds, and the next rows start the next frame.
+    public func endFrame(delay: Int) throws(CodecError) {
+        let handle = writer.pointer
+        try CBridge.call { dr_writer_end_frame(handle, Int32(clamping: max(delay, 0)), $0, $1) }
     }
 
     /// Ends the file after the last row and returns its bytes. The writer's copy is freed as

@@ -3,6 +3,8 @@ import CDarkroomCodecs
 /// The file formats darkroom reads and writes (HEIF is read only).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case png, jpeg, tiff, webp
+    /// GIF, still or animated: in through giflib, out through libimagequant and cgif.
+    case gif
     /// HEIF with HEVC images (HEIC, what phones write); read only.
     case heif
     case avif
@@ -20,6 +22,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case DR_FORMAT_JPEG.rawValue: self = .jpeg
         case DR_FORMAT_TIFF.rawValue: self = .tiff
         case DR_FORMAT_WEBP.rawValue: self = .webp
+        case DR_FORMAT_GIF.rawValue: self = .gif
         case DR_FORMAT_HEIF.rawValue: self = .heif
         case DR_FORMAT_AVIF.rawValue: self = .avif
         default: return nil
@@ -33,6 +36,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .jpeg: ["jpg", "jpeg", "jpe"]
         case .tiff: ["tif", "tiff"]
         case .webp: ["webp"]
+        case .gif: ["gif"]
         case .heif: ["heic", "heif", "hif"]
         case .avif: ["avif"]
         }
@@ -50,7 +54,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     public var fileExtension: String { fileExtensions[0] }
 
     /// The formats darkroom writes, in the order the help names them.
-    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .tiff]
+    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .tiff]
 
     /// The words that name a format darkroom writes, as `format:` and `--format` take them:
     /// each format's name and its file extensions ("jpeg", "jpg", "jpe", "png", …).
@@ -62,7 +66,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         return words
     }
 
-    /// "jpeg, png, webp, avif or tiff"
+    /// "jpeg, png, webp, gif, avif or tiff"
     public static var writableList: String {
         let names = writableFormats.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
@@ -79,4 +83,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
 
     /// Whether a file can hold one colour channel (WebP and AVIF as darkroom writes them are RGB).
     public var holdsGrey: Bool { self == .png || self == .jpeg || self == .tiff }
+
+    /// Whether a file can hold an animation, which darkroom reads and writes frame by frame.
+    public var canAnimate: Bool { self == .gif || self == .webp }
 }

@@ -106,6 +106,22 @@ extension OutputEncoding {
         get { boolean(.gps) }
         set { self[.gps] = .boolean(newValue) }
     }
+    /// GIF palette entries a frame, 2…256.
+    public var colors: Int {
+        get { integer(.colors)! }
+        set { self[.colors] = .integer(newValue) }
+    }
+    /// GIF dithering strength, 0…1.
+    public var dither: Double {
+        get { self[.dither]?.number ?? OutputOption.dither.forms[0].defaultValue!.number! }
+        set { self[.dither] = .number(newValue) }
+    }
+    /// An animated input's frames, as written (the default depends on the format: see
+    /// ``EncodeOptions/frames``).
+    public var frames: EncodeOptions.Frames? {
+        get { self[.frames]?.word.flatMap(EncodeOptions.Frames.init(rawValue:)) }
+        set { self[.frames] = newValue.map { .word($0.rawValue) } }
+    }
 
     /// An encoding with the options given set (the others read as their defaults).
     public init(quality: Int? = nil, progressive: Bool? = nil, chroma: EncodeOptions.Chroma? = nil, bitDepth: Int? = nil,

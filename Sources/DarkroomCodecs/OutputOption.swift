@@ -19,18 +19,27 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
     /// A value as written and as stored in ``OutputEncoding``.
     public enum Value: Sendable, Hashable, CustomStringConvertible {
         case integer(Int)
+        case number(Double)
         case boolean(Bool)
         case word(String)
 
         public var description: String {
             switch self {
             case .integer(let n): String(n)
+            case .number(let x): x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
             case .boolean(let b): String(b)
             case .word(let w): w
             }
         }
 
         public var integer: Int? { if case .integer(let n) = self { n } else { nil } }
+        public var number: Double? {
+            switch self {
+            case .number(let x): x
+            case .integer(let n): Double(n)
+            default: nil
+            }
+        }
         public var boolean: Bool? { if case .boolean(let b) = self { b } else { nil } }
         public var word: String? { if case .word(let w) = self { w } else { nil } }
     }
@@ -41,6 +50,8 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
         case integer(ClosedRange<Int>)
         /// One of a few whole numbers (bit depths).
         case integerChoice([Int])
+        /// A number in the range, fractions allowed.
+        case number(ClosedRange<Double>)
         case boolean
         /// One word out of the list.
         case choice([String])
@@ -50,6 +61,7 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .integer(let r): "\(r.lowerBound)–\(r.upperBound)"
             case .integerChoice(let values): values.map(String.init).joined(separator: "|")
+            case .number(let r): "\(Value.number(r.lowerBound))–\(Value.number(r.upperBound))"
             case .boolean: ""
             case .choice(let words): words.joined(separator: "|")
             }
@@ -63,6 +75,7 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .integer(let r): return "from \(r.lowerBound) to \(r.upperBound)"
             case .integerChoice(let values): return list(values.map(String.init))
+            case .number(let r): return "from \(Value.number(r.lowerBound)) to \(Value.number(r.upperBound))"
             case .boolean: return "true or false"
             case .choice(let words): return list(words)
             }
@@ -81,6 +94,9 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
             case .integerChoice(let values):
                 guard let n = Int(t), values.contains(n) else { return nil }
                 return .integer(n)
+            case .number(let r):
+                guard let x = Double(t.replacingOccurrences(of: "_", with: "")), r.contains(x) else { return nil }
+                return .number(x)
             case .boolean:
                 switch t {
                 case "true", "yes", "on": return .boolean(true)

@@ -52,8 +52,23 @@ extension OutputOption {
         "gps", "Keep the GPS position (with metadata: keep); false (--no-gps) removes it.",
         [Form(ImageFormat.writableFormats, .boolean, default: .boolean(true))])
 
+    public static let colors = OutputOption(
+        "colors", "Palette entries a frame (libimagequant builds each frame's palette).",
+        [Form([.gif], .integer(2...256), default: .integer(256))])
+
+    public static let dither = OutputOption(
+        "dither", "Floyd–Steinberg dithering strength: 0 none, 1 full.",
+        [Form([.gif], .number(0...1), default: .number(1))])
+
+    public static let frames = OutputOption(
+        "frames", "An animated GIF or WebP input: every frame (an animated output) or the first (a still image).",
+        [Form(ImageFormat.writableFormats.filter(\.canAnimate), .choice(EncodeOptions.Frames.allCases.map(\.rawValue)),
+              default: .word(EncodeOptions.Frames.all.rawValue)),
+         Form(ImageFormat.writableFormats.filter { !$0.canAnimate }, .choice([EncodeOptions.Frames.first.rawValue]),
+              default: .word(EncodeOptions.Frames.first.rawValue))])
+
     /// Every output option, in the order the help lists them.
     public static let all: [OutputOption] = [
-        quality, progressive, chroma, bitDepth, compression, lossless, effort, speed, tiled, metadata, gps,
+        quality, progressive, chroma, bitDepth, compression, lossless, effort, speed, tiled, colors, dither, frames, metadata, gps,
     ]
 }

@@ -38,6 +38,8 @@ struct CheckCommand: ParsableCommand {
         case .jpeg: return "jpeg, quality \(output.quality)" + (output.progressive ? ", progressive" : "")
         case .png: return "png, compression \(e.compression)" + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .webp: return "webp, " + (e.lossless ? "lossless" : "quality \(output.quality)") + ", effort \(e.effort)"
+            + (e.frames == .first ? ", first frame" : "")
+        case .gif: return "gif, \(e.colors) colours, dither \(e.dither)" + (e.frames == .first ? ", first frame" : "")
         case .avif: return "avif, quality \(output.quality), speed \(e.speed), \(e.bitDepth == 10 ? 10 : 8)-bit"
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")

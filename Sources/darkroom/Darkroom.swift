@@ -14,12 +14,13 @@ struct Darkroom: ParsableCommand {
             a chain once over files, `darkroom filters` lists the filters, `darkroom formats` the \
             output formats and their options, `darkroom errors` the report's error codes, `darkroom check` \
             validates a config, `darkroom status` shows what the running daemon is doing and \
-            `darkroom report` summarises its reports, and `darkroom cluster` sets up the \
+            `darkroom report` summarises its reports, `darkroom preview` serves a page to author a \
+            chain by looking, and `darkroom cluster` sets up the \
             PostgreSQL database several nodes share (`cluster:` in the config).
             """,
         version: DarkroomVersion.string,
         subcommands: [RunCommand.self, ProcessCommand.self, FiltersCommand.self, FormatsCommand.self, ErrorsCommand.self, CheckCommand.self,
-                      StatusCommand.self, ReportCommand.self, ClusterCommand.self]
+                      StatusCommand.self, ReportCommand.self, ClusterCommand.self, PreviewCommand.self]
     )
 
     static func main() {

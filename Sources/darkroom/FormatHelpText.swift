@@ -7,14 +7,15 @@ enum FormatHelpText {
     /// What each format is, beyond its options.
     static let notes: [ImageFormat: String] = [
         .jpeg: "CMYK in through its profile",
-        .webp: "alpha kept; an animation gives its first frame",
+        .webp: "alpha kept; an animation goes frame by frame into a GIF or WebP output, its first frame into the others",
+        .gif: "a palette per frame (libimagequant), transparency kept; frames composed on the canvas, delays and loop count kept",
         .avif: "alpha kept",
         .heif: "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit",
         .tiff: "strips or tiles, grey/RGB/RGBA/CMYK in, the first page",
     ]
 
     /// The order the help lists formats in.
-    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heif, .tiff]
+    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .heif, .tiff]
 
     /// "quality 1–100 (90), progressive (false), …": the options `format` takes.
     static func options(of format: ImageFormat) -> String {

@@ -51,6 +51,7 @@ struct FormatsCommand: ParsableCommand {
         switch kind {
         case .integer(let r): "\(r.lowerBound)–\(r.upperBound)"
         case .integerChoice(let values): values.map { "`\($0)`" }.joined(separator: ", ")
+        case .number(let r): "\(OutputOption.Value.number(r.lowerBound))–\(OutputOption.Value.number(r.upperBound))"
         case .boolean: "`true`, `false`"
         case .choice(let words): words.map { "`\($0)`" }.joined(separator: ", ")
         }

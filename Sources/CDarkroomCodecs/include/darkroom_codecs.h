@@ -41,7 +41,8 @@ typedef enum {
     DR_FORMAT_TIFF = 3,
     DR_FORMAT_WEBP = 4,
     DR_FORMAT_HEIF = 5, /* HEIC and other HEIF brands */
-    DR_FORMAT_AVIF = 6
+    DR_FORMAT_AVIF = 6,
+    DR_FORMAT_GIF = 7
 } dr_format;
 
 /* The format `bytes` start with, by their signature (0: none darkroom reads). */
@@ -248,6 +249,8 @@ typedef struct {
     float quality;   /* 0...100: lossy quality, or (lossless) how hard to compress */
     int lossless;
     int effort;      /* libwebp's method, 0 (fastest) ... 6 (smallest) */
+    int animated;    /* frames ended by dr_writer_end_frame, encoded as an animation (WebPAnimEncoder) */
+    int loop_count;  /* animated: times played, 0 forever */
 } dr_webp_write_options;
 
 /* A WebP writer: it keeps the rows (as libwebp's ARGB picture) and encodes at finish; the
@@ -271,6 +274,24 @@ typedef struct {
 dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options *options,
                               const dr_metadata *metadata, dr_writer **writer,
                               char *message, size_t message_capacity);
+
+/* How a GIF writer encodes (libimagequant palettes, cgif). Rows are 3 (RGB) or 4 (RGBA,
+ * straight) bytes a pixel; alpha below 128 is transparent, the rest opaque. */
+typedef struct {
+    int channels;
+    int colors;      /* palette entries a frame, 2...256 */
+    float dither;    /* Floyd-Steinberg strength, 0 (none) ... 1 */
+    int effort;      /* libimagequant's effort, 1 (fastest) ... 10 (its speed 11 - effort) */
+    int loop_count;  /* times an animation is played: 0 forever, 1 once (no NETSCAPE2.0 block) */
+    int to_file;     /* write into `fd` as cgif makes the file, as for JPEG */
+    int fd;
+} dr_gif_write_options;
+
+/* A GIF writer: it keeps one frame's rows, and builds that frame's own palette with
+ * libimagequant when the frame ends (dr_writer_end_frame, or the end of a still image); cgif
+ * holds the palette indices of its last three frames to optimise each against the one before. */
+dr_status dr_gif_writer_open(int width, int height, const dr_gif_write_options *options, dr_writer **writer,
+                             char *message, size_t message_capacity);
 
 /* TIFF compressions (the TIFF tag values). */
 enum { DR_TIFF_NONE = 1, DR_TIFF_LZW = 5, DR_TIFF_JPEG = 7, DR_TIFF_DEFLATE = 8 };
@@ -303,6 +324,10 @@ dr_status dr_writer_set_icc(dr_writer *writer, const unsigned char *profile, siz
 dr_status dr_writer_write_rows(dr_writer *writer, const unsigned char *rows, size_t stride,
                                int count, char *message, size_t message_capacity);
 
+/* Animated GIF and WebP: the rows written since the last call are a frame, shown for
+ * `delay_ms`; the next rows start the next frame. DR_UNSUPPORTED for the other writers. */
+dr_status dr_writer_end_frame(dr_writer *writer, int delay_ms, char *message, size_t message_capacity);
+
 /* Ends the file after the last row; *length is its size in bytes. The bytes stay in the writer
  * until dr_writer_take (unless they went into the writer's file: nothing to take then). */
 dr_status dr_writer_end(dr_writer *writer, size_t *length, char *message, size_t message_capacity);
@@ -315,6 +340,33 @@ void dr_writer_take(dr_writer *writer, unsigned char *into);
 void dr_writer_close(dr_writer *writer);
 
 void dr_buffer_free(dr_buffer *buffer);
+
+/*
+ * The frames of an animated GIF or WebP, one at a time, each composed on the full canvas with
+ * the format's disposal and blending (animation.c). The bytes must stay unchanged while it
+ * lives; a GIF's are passed again at every call and may move, a WebP's must stay at one address
+ * (libwebpdemux keeps a pointer to them).
+ */
+typedef struct dr_animation dr_animation;
+
+typedef struct {
+    int width, height;  /* the canvas */
+    int frames;
+    int loop_count;     /* times played: 0 forever (a GIF's NETSCAPE2.0 count plus its first play) */
+    int has_alpha;
+} dr_animation_info;
+
+/* Checks the canvas against options->max_pixels before any pixel memory (and honours
+ * options->deadline_ns); the other options do not apply. */
+dr_status dr_animation_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                            dr_animation_info *info, dr_animation **animation, char *message, size_t message_capacity);
+
+/* The next frame: *canvas points at width × height straight RGBA pixels until the next call, and
+ * *delay_ms is how long it shows; *canvas is NULL after the last frame. */
+dr_status dr_animation_next(dr_animation *animation, const unsigned char *bytes, size_t length,
+                            const unsigned char **canvas, int *delay_ms, char *message, size_t message_capacity);
+
+void dr_animation_close(dr_animation *animation);
 
 /*
  * `count` premultiplied float RGBA pixels to 8-bit RGB, clamped to 0…1 and rounded to nearest

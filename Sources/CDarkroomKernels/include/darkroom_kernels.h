@@ -64,15 +64,7 @@ void dr_bilateral_row(const float *const *rows, int reach, const float *spatial,
                       float *scratch, float *out);
 
 /*
- * The median of each channel over the (2·radius + 1)² square, for `count` float RGBA pixels:
- * rows[k] (k < 2·radius + 1) points at the pixel `radius` left of the first output's column in
- * the k-th row of the square (each is read for count + 2·radius pixels). `window` is scratch
- * for (2·radius + 1)² values.
- */
-void dr_median_row(const float *const *rows, int radius, int count, unsigned *window, float *out);
-
-/*
- * The same medians from 8-bit RGB rows as decoded (Huang's sliding histogram, one of 256 bins
+ * The median of each channel over the (2·radius + 1)² square, from 8-bit RGB rows as decoded (Huang's sliding histogram, one of 256 bins
  * per channel: a step moves 2·(2·radius + 1) samples in and out whatever the radius): rows[k]
  * is row y − radius + k of the square (already clamped to the image) at column `first`, and
  * holds the columns first ..< first + available; columns outside them read the nearest one
@@ -80,5 +72,51 @@ void dr_median_row(const float *const *rows, int radius, int count, unsigned *wi
  */
 void dr_median_rgb8_row(const unsigned char *const *rows, int radius, int first, int available, int x0, int count,
                         float *out);
+
+/*
+ * A Gaussian of standard deviation sigma as DR_EBOX_PASSES extended boxes in each direction
+ * (box_cascade.c): O(1) a sample in sigma. Samples are fixed point, DR_EBOX_UNIT to 1.0, clamped
+ * to ±limit; the result at a pixel does not depend on where a call starts.
+ */
+enum { DR_EBOX_PASSES = 5, DR_EBOX_UNIT = 65280 };
+typedef struct {
+    /* Each box is 2r + 1 taps of `centre` and one of `end` either side. */
+    int r;
+    /* How far the five boxes read past an output pixel: 5 (r + 1). */
+    int reach;
+    float centre, end;
+    float limit;
+} dr_ebox;
+void dr_ebox_init(dr_ebox *b, double sigma);
+/* int32 scratch for a call over rowCount rows of count pixels (either direction). */
+size_t dr_ebox_scratch(const dr_ebox *b, int rowCount, int count);
+/*
+ * Down: rows[0 … rowCount + 2·reach − 1] point at the same column of consecutive input rows
+ * (float RGBA, or 8-bit RGB as decoded: alpha 1), rows[j + reach] under output row j, which starts
+ * at out + j × outStride floats; `count` pixels a row. With alphaOnly, channel 3 alone is blurred
+ * and the output is (0, 0, 0, a).
+ */
+void dr_ebox_down(const dr_ebox *b, const float *const *rows, int rowCount, int count, int alphaOnly,
+                  float *out, ptrdiff_t outStride, int32_t *scratch);
+void dr_ebox_down_rgb8(const dr_ebox *b, const uint8_t *const *rows, int rowCount, int count, float *out,
+                       ptrdiff_t outStride, int32_t *scratch);
+/*
+ * Across: rows[j] points at the pixel `reach` left of output row j's first pixel and holds
+ * count + 2·reach pixels. With alphaOnly, channel 3 alone is blurred and the output is
+ * tint × a (tint: 4 floats) or (0, 0, 0, a) without one.
+ */
+void dr_ebox_across(const dr_ebox *b, const float *const *rows, int rowCount, int count, int alphaOnly,
+                    const float *tint, float *out, ptrdiff_t outStride, int32_t *scratch);
+
+/*
+ * The median of each channel over the (2·radius + 1)² square for a width × height block of
+ * float RGBA pixels, exact (median_histogram.c: 12-bit bins, refined among the values in the
+ * median's bin): rows[k] (k < height + 2·radius) points at the pixel `radius` left of the
+ * block's first column in row y0 − radius + k, and holds width + 2·radius pixels. Output row j
+ * starts at out + j × outStride floats. NaN counts as 0. `scratch`: dr_median_float_scratch bytes.
+ */
+size_t dr_median_float_scratch(int radius, int width, int height);
+void dr_median_float(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,
+                     void *scratch);
 
 #endif

@@ -32,6 +32,7 @@ extension ConfigDecoder {
         switch kind {
         case .integer(let range): integer(node, path, in: range).map(OutputOption.Value.integer)
         case .integerChoice(let values): word(node, path, among: values.map(String.init)).flatMap(Int.init).map(OutputOption.Value.integer)
+        case .number(let range): number(node, path, in: range).map(OutputOption.Value.number)
         case .boolean: boolean(node, path).map(OutputOption.Value.boolean)
         case .choice(let words): word(node, path, among: words).map(OutputOption.Value.word)
         }

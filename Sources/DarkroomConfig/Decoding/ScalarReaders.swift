@@ -24,7 +24,12 @@ extension ConfigDecoder {
 
     /// A duration in seconds, fractions allowed (`120`, `0.5`).
     func seconds(_ node: YAMLNode, _ path: String, in range: ClosedRange<Double>) -> Double? {
-        let expectation = "expected a number of seconds from \(range.lowerBound) to \(Int(range.upperBound))"
+        number(node, path, in: range, "expected a number of seconds from \(range.lowerBound) to \(Int(range.upperBound))")
+    }
+
+    /// A number inside `range`, fractions allowed (`1`, `0.5`).
+    func number(_ node: YAMLNode, _ path: String, in range: ClosedRange<Double>, _ expectation: String? = nil) -> Double? {
+        let expectation = expectation ?? "expected a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())"
         guard let text = scalar(node, path, expectation) else { return nil }
         guard let value = Double(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
             error(node.mark, path, "\(expectation), got \(node.shortDescription)")

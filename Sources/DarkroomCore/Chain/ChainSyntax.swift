@@ -24,10 +24,11 @@ public enum ChainSyntax {
         return ChainSpec(steps, registry: registry, assets: assets)
     }
 
-    /// One step: a name and its `key=value` pairs. A sub-chain's value (a `group`'s `chain`) is
-    /// steps in brackets, separated by `|` as here (`chain=[sepia | gaussian_blur radius=2]`),
+    /// One step: a name and its `key=value` pairs, not yet checked against the descriptor (the
+    /// preview page turns them into config YAML this way). A sub-chain's value (a `group`'s
+    /// `chain`) is steps in brackets, separated by `|` as here (`chain=[sepia | gaussian_blur radius=2]`),
     /// read into the form a config gives, so both are checked alike.
-    static func parseStep(_ part: String, index: Int, registry: FilterRegistry) throws(ParameterError)
+    public static func parseStep(_ part: String, index: Int, registry: FilterRegistry) throws(ParameterError)
         -> (name: String, arguments: [(name: String, value: RawValue)]) {
         let words = splitTopLevel(part, on: " ").filter { !$0.isEmpty }
         guard let name = words.first else {

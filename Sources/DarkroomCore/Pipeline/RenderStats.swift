@@ -20,3 +20,17 @@ public struct RenderStats: Sendable, Equatable {
     /// Wall time of the whole render.
     public var seconds: Double
 }
+
+extension RenderStats {
+    /// Two renders of the same pipeline one after the other (the frames of an animation): times
+    /// summed node by node, the peak the larger of the two.
+    public func adding(_ other: RenderStats) -> RenderStats {
+        var sum = self
+        for i in sum.nodes.indices where i < other.nodes.count { sum.nodes[i].seconds += other.nodes[i].seconds }
+        sum.peakPixelBytes = max(peakPixelBytes, other.peakPixelBytes)
+        sum.decodeSeconds += other.decodeSeconds
+        sum.encodeSeconds += other.encodeSeconds
+        sum.seconds += other.seconds
+        return sum
+    }
+}

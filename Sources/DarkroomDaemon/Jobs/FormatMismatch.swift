@@ -21,6 +21,7 @@ extension ImageFormat {
         case .jpeg: "JPEG"
         case .tiff: "TIFF"
         case .webp: "WebP"
+        case .gif: "GIF"
         case .heif: "HEIF"
         case .avif: "AVIF"
         }

@@ -10,7 +10,8 @@ import DarkroomCore
 /// Outputs are rendered one after the other, so the job's peak is that of its largest output.
 /// A PNG that may be written as a palette adds the rows its encoder keeps, a progressive or
 /// Huffman-optimised JPEG libjpeg's coefficient buffer, a WebP or AVIF output its whole picture;
-/// a WebP or HEIF/AVIF input adds its decoded image (their libraries decode whole images).
+/// a WebP or HEIF/AVIF input adds its decoded image (their libraries decode whole images), a GIF
+/// its canvas. An animation adds one frame's worth on each side, whatever its frame count.
 enum JobMemoryEstimate {
     static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
         bytes(for: plan, pixelBytes: pixelBytes(for: plan, executor: executor))
@@ -20,8 +21,12 @@ enum JobMemoryEstimate {
     /// once per job: the budget admits the job by it and the report gives it per output).
     static func bytes(for plan: JobPlan, pixelBytes: [Int]) -> Int {
         zip(plan.outputs, pixelBytes).map { output, pixels in
-            pixels
-                + ImageEncoder.heldBytes(size: output.pipeline.outputSize, options: EncodeOptions(output.config),
+            var options = EncodeOptions(output.config)
+            // An animation's frames are rendered one after another through the same pipeline
+            // into an animated encoder: its frame and working copies are held, not the frames.
+            options.animated = options.rendersFrames(of: plan.header.format, pages: plan.header.pages)
+            return pixels
+                + ImageEncoder.heldBytes(size: output.pipeline.outputSize, options: options,
                                          traits: output.rendering.outputTraits)
                 + ImageDecoder.heldBytes(header: plan.header)
         }.max() ?? 0

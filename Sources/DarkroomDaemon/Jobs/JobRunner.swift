@@ -42,6 +42,18 @@ public struct JobRunner: Sendable {
     /// Processes the file at `inputPath` once, as `darkroom process` does: opened once (never
     /// blocking; a link the caller named is followed), no lease, no memory budget, outputs replace.
     public func run(inputPath: String, watchName: String, outputs: [OutputConfig], seed: UInt64?) -> JobReport {
+        guard let report = run(inputPath: inputPath, watchName: watchName, outputs: outputs, seed: seed,
+                               budget: nil, shouldAbandon: { false }) else {
+            preconditionFailure("a job that never abandons was abandoned")
+        }
+        return report
+    }
+
+    /// As ``run(inputPath:watchName:outputs:seed:)``, waiting for room in `budget` as the
+    /// daemon's jobs do, and given up (nil, outputs not placed) once `shouldAbandon` says so:
+    /// the preview page drops a render that a newer edit made stale.
+    public func run(inputPath: String, watchName: String, outputs: [OutputConfig], seed: UInt64?,
+                    budget: MemoryBudget?, shouldAbandon: () -> Bool) -> JobReport? {
         var draft = ReportDraft(watchName: watchName, inputPath: inputPath)
         let input: InputFile
         do throws(InputFile.OpenError) {
@@ -54,11 +66,9 @@ public struct JobRunner: Sendable {
                         naming: .init(relativePath: FileIO.fileName(of: inputPath), watchName: watchName, mirrorFolders: false),
                         outputs: outputs, seed: seed, owner: nil)
         let outcome = withExtendedLifetime(input) {  // a TIFF is read from its descriptor
-            run(input: input.content, sha256: input.sha256, spec: spec, budget: nil, shouldAbandon: { false })
+            run(input: input.content, sha256: input.sha256, spec: spec, budget: budget, shouldAbandon: shouldAbandon)
         }
-        guard case .finished(let report) = outcome else {
-            preconditionFailure("a job that never abandons was abandoned")
-        }
+        guard case .finished(let report) = outcome else { return nil }
         return report
     }
 

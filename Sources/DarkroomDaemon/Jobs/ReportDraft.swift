@@ -67,5 +67,6 @@ struct ReportDraft {
             peakPixelBytes: rendered.stats.peakPixelBytes, shrinkOnLoad: rendered.shrinkOnLoad, conflict: placed.conflict,
             orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom,
             estimatedPixelBytes: estimatedPixelBytes))
+        outputs[outputs.count - 1].frames = rendered.framesOut
     }
 }

@@ -1,5 +1,6 @@
 /// The one line a person reads per processed file:
 /// `photo.jpg → thumbs/photo.jpg (720×480, 84 KB), postcards/photo.png (1200×800, 1.3 MB) in 0.42 s`
+/// (an animation: `banner.gif → small/banner.gif (400×300, 100 frames, 1.1 MB) in 2.10 s`)
 /// or `photo.jpg failed: truncated: JPEG data ends early`.
 public enum JobLogLine {
     public static func text(for report: JobReport, inputName: String) -> String {
@@ -11,7 +12,7 @@ public enum JobLogLine {
             return "\(inputName) skipped: no outputs configured"
         case .ok:
             let outputs = report.outputs.map { o in
-                "\(shortPath(o.path)) (\(o.width)×\(o.height), \(byteCount(o.bytes)))"
+                "\(shortPath(o.path)) (\(o.width)×\(o.height)\((o.frames ?? 1) > 1 ? ", \(o.frames!) frames" : ""), \(byteCount(o.bytes)))"
             }
             // A forgiven problem (metadata left out, stray bytes) is worth an operator's glance.
             let warning = report.input.warning.map { " (warning: \($0))" } ?? ""

@@ -74,7 +74,7 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var bytes: Int
         /// Lowercase hex; nil when the file could not be read.
         public var sha256: String?
-        /// `png`, `jpeg`, `tiff`, `webp`, `heif` or `avif` when recognised: by the content, never
+        /// `png`, `jpeg`, `tiff`, `webp`, `gif`, `heif` or `avif` when recognised: by the content, never
         /// by the name (a name that says otherwise is named in `warning`).
         public var format: String?
         public var width: Int?
@@ -94,8 +94,9 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// The description of the embedded ICC profile; nil when there is none (or it is
         /// unreadable: `warning` then says so).
         public var icc: String?
-        /// Pages of a TIFF, frames of an animated WebP, images of a HEIF; only the first (HEIF:
-        /// the primary) is processed. Nil when the header could not be read.
+        /// Pages of a TIFF, frames of an animated GIF or WebP, images of a HEIF. Only the first
+        /// (HEIF: the primary) is processed, except that an animation goes whole into an output
+        /// that animates (its `frames` says how many). Nil when the header could not be read.
         public var pages: Int?
 
         public init(path: String, bytes: Int = 0, sha256: String? = nil, format: String? = nil,
@@ -156,6 +157,9 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// The ICC profile (its description) the pixels were converted from to sRGB; nil when
         /// they were not converted (untagged or sRGB input, `color: keep`, unusable profile).
         public var colorConvertedFrom: String?
+        /// The frames written: the input's `pages` for an animated GIF or WebP written as an
+        /// animation, 1 otherwise. Nil only in reports from before it.
+        public var frames: Int?
 
         public init(path: String, format: String, width: Int, height: Int, bytes: Int,
                     chain: [ChainStep], seed: UInt64, nodes: [Node], peakPixelBytes: Int, shrinkOnLoad: Int,
@@ -172,7 +176,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             case path, format, width, height, bytes, chain, seed, nodes
             case peakPixelBytes = "peak_pixel_bytes", estimatedPixelBytes = "estimated_pixel_bytes"
             case shrinkOnLoad = "shrink_on_load", conflict
-            case orientationApplied = "orientation_applied", colorConvertedFrom = "color_converted_from"
+            case orientationApplied = "orientation_applied", colorConvertedFrom = "color_converted_from", frames
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -191,6 +195,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(conflict, forKey: .conflict)  // null, not left out: keys are stable
             try c.encode(orientationApplied, forKey: .orientationApplied)
             try c.encode(colorConvertedFrom, forKey: .colorConvertedFrom)
+            try c.encode(frames, forKey: .frames)
         }
     }
 

@@ -14,7 +14,7 @@ public struct CastShadow: Sendable {
     }
 
     /// How far the blur reaches: the shadow canvas's margin on each side.
-    public var halo: Int { blur.halo }
+    public var halo: Int { blur.halo(alphaOnly: true) }
 
     /// The steps that cast the shadow of `source` (an image of `size`) onto a canvas of `canvas`
     /// plus ``halo`` on every side, so the blur near the canvas's edge reads the real
@@ -25,7 +25,8 @@ public struct CastShadow: Sendable {
                       first: Int) -> [KernelPlan.Step] {
         let h = halo
         let layer = ShadowLayer(inputSize: size, outputSize: Size(width: canvas.width + 2 * h, height: canvas.height + 2 * h),
-                                origin: (h + at.x + offset.x, h + at.y + offset.y), tint: color.pixel)
-        return [.init(layer, sources: [source], label: "shadow")] + blur.steps(for: layer.outputSize, from: .step(first), first: first + 1)
+                                origin: (h + at.x + offset.x, h + at.y + offset.y))
+        return [.init(layer, sources: [source], label: "shadow")]
+            + blur.steps(for: layer.outputSize, from: .step(first), first: first + 1, tint: color.pixel)
     }
 }

@@ -55,7 +55,7 @@ public struct DropShadowFilter: RegionFilter {
         let dx = Int(saturating: offset.x.pixels(of: input.width).rounded())
         let dy = Int(saturating: offset.y.pixels(of: input.height).rounded())
         guard growsCanvas else { return Layout(size: input, image: (0, 0), shadow: (dx, dy)) }
-        let shadowRect = Rect(x: dx, y: dy, width: input.width, height: input.height).expanded(by: blur.halo)
+        let shadowRect = Rect(x: dx, y: dy, width: input.width, height: input.height).expanded(by: blur.halo(alphaOnly: true))
         let bounds = Rect(size: input).union(shadowRect)
         return Layout(size: bounds.size, image: (-bounds.x, -bounds.y), shadow: (dx - bounds.x, dy - bounds.y))
     }
@@ -76,17 +76,16 @@ public struct DropShadowFilter: RegionFilter {
     }
 }
 
-/// The image's alpha times the shadow's colour, placed at `origin`; transparent elsewhere.
+/// The image's alpha as (0, 0, 0, alpha), placed at `origin`; transparent elsewhere. The blur
+/// that follows tints it (one channel blurred, not four).
 struct ShadowLayer: PixelKernel {
     let inputSize: Size
     let outputSize: Size
     /// Where the input's top-left pixel lands.
     let origin: (x: Int, y: Int)
-    let tint: Pixel
 
     var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .transparent)] }
     var preservesOpacity: Bool { false }
-    var preservesGrey: Bool { tint.isGrey }
 
     func inputRegions(for output: Rect) -> [Rect] {
         [Rect(x: output.x - origin.x, y: output.y - origin.y, width: output.width, height: output.height)]
@@ -96,7 +95,7 @@ struct ShadowLayer: PixelKernel {
         let r = target.rect
         for y in r.y..<r.maxY {
             let src = inputs[0].pointer(r.x - origin.x, y - origin.y), out = target.pointer(r.x, y)
-            for i in 0..<r.width { out[i] = tint * src[i][3] }
+            for i in 0..<r.width { out[i] = Pixel(0, 0, 0, src[i][3]) }
         }
     }
 }

@@ -7,8 +7,9 @@ import CDarkroomKernels
 ///
 /// Channels are taken one by one, as vips does, on premultiplied values (the same as straight
 /// colour where the image is opaque). Radius 1 (3×3) runs a 19-comparison sorting network on
-/// all four channels at once (in C, `dr_median3_row`); larger squares keep each channel's window
-/// sorted as it slides along the row (`dr_median_row`).
+/// all four channels at once (in C, `dr_median3_row`); larger squares slide a histogram along
+/// the row, 256 bins on 8-bit samples as decoded (`dr_median_rgb8_row`), 4096 on float ones
+/// with the median picked exactly among the values in its bin (`dr_median_float`).
 public struct MedianFilter: RegionFilter {
     /// 21×21 is 441 values a channel: far into "use a blur" territory, and each costs a selection.
     public static let maximumRadius = 10.0
@@ -69,15 +70,15 @@ struct MedianKernel: RGB8InputKernel {
             }
             return
         }
-        let side = 2 * radius + 1
-        let window = UnsafeMutablePointer<UInt32>.allocate(capacity: side * side)
-        defer { window.deallocate() }
-        for y in r.y..<r.maxY {
-            _ = view.pointer(r.maxX + radius - 1, y + radius)  // the last pixel read, checked like every read
-            let rows = (-radius...radius).map { dy in Optional(floats(view.pointer(r.x - radius, y + dy))) }
-            dr_median_row(rows, Int32(radius), Int32(r.width), window,
-                          UnsafeMutableRawPointer(target.pointer(r.x, y)).assumingMemoryBound(to: Float.self))
-        }
+        // The last pixel read, checked like every read.
+        _ = view.pointer(r.maxX + radius, r.maxY - 1 + radius)
+        let rows = (0..<(r.height + 2 * radius)).map { k in Optional(floats(view.pointer(r.x - radius, r.y - radius + k))) }
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: dr_median_float_scratch(Int32(radius), Int32(r.width), Int32(r.height)),
+                                                       alignment: 16)
+        defer { scratch.deallocate() }
+        let stride = r.height > 1 ? target.pointer(r.x, r.y + 1) - target.pointer(r.x, r.y) : 0
+        dr_median_float(rows, Int32(radius), Int32(r.width), Int32(r.height),
+                        UnsafeMutableRawPointer(target.pointer(r.x, r.y)).assumingMemoryBound(to: Float.self), 4 * stride, scratch)
     }
 
     private func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> { UnsafeRawPointer(p).assumingMemoryBound(to: Float.self) }

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `darkroom preview`: from a slider change to the exact picture, through HTTP, as the page does
+# it (POST /api/render, then GET the PNG), p50 and p95 of $CHANGES changes, each with another
+# value; against `darkroom process` of the same chain to PNG (median of $RUNS runs). Two chains
+# on a 12 MP JPEG (4000×3000): the benchmark chain (run.sh, its crop fitted to the picture) with
+# its resize scale moving, and `sepia` alone with its intensity moving.
+# Target: the exact picture within 1.2× `process`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+CHANGES=${CHANGES:-50}
+source Benchmarks/bench_lib.sh  # $work, $darkroom, $im
+
+photo=$work/input-12mp.jpg
+if [[ ! -f $photo ]]; then
+  echo "generating $photo (4000×3000 JPEG, q90)…" >&2
+  "$im" -seed 12 -size 1000x750 plasma:fractal -resize 4000x3000! \
+    \( -size 4000x3000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
+    -quality 90 "$photo"
+fi
+
+log=$work/preview.log
+"$darkroom" preview "$photo" >"$log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 200); do grep -q 'token=' "$log" && break; sleep 0.05; done
+url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log")
+
+bench_chain='crop x=100 y=100 width=3800 height=2800 | resize scale={v} kernel=bilinear | convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8'
+python3 - "$url" "$darkroom" "$photo" "$work" "$CHANGES" "$RUNS" "$bench_chain" <<'PY'
+import http.client, json, statistics, subprocess, sys, time, urllib.parse
+url, darkroom, photo, work, changes, runs, bench_chain = sys.argv[1:8]
+changes, runs = int(changes), int(runs)
+parts = urllib.parse.urlsplit(url)
+token = dict(urllib.parse.parse_qsl(parts.query))["token"]
+
+def call(method, path, body=None):
+    c = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
+    data = json.dumps(body).encode() if body is not None else None
+    c.request(method, path, body=data, headers={"X-Darkroom-Token": token, "Content-Type": "application/json"})
+    r = c.getresponse(); payload = r.read(); c.close()
+    if r.status != 200: raise SystemExit(f"{path}: {r.status} {payload[:200]!r}")
+    return payload
+
+def steps(syntax):
+    out = []
+    for part in syntax.split(" | "):
+        name, *args = part.split(" ")
+        out.append({"name": name, "enabled": True, "parameters": [{"name": a.split("=", 1)[0], "value": a.split("=", 1)[1]} for a in args]})
+    return out
+
+def percentile(values, q):
+    values = sorted(values); k = (len(values) - 1) * q; f = int(k)
+    return values[f] + (values[min(f + 1, len(values) - 1)] - values[f]) * (k - f)
+
+print(f"\npreview: slider change → exact picture over HTTP ({changes} changes) vs `darkroom process` to PNG (median of {runs})")
+print(f"{'chain':<28} {'p50 s':>8} {'p95 s':>8} {'process s':>10} {'p50/process':>12}")
+for title, template, values in (
+        ("benchmark chain, 12 MP", bench_chain, [f"{0.85 + 0.1 * i / (changes - 1):.4f}" for i in range(changes)]),
+        ("sepia alone, 12 MP", "sepia intensity={v}", [f"{0.2 + 0.8 * i / (changes - 1):.4f}" for i in range(changes)])):
+    times = []
+    for i, v in enumerate(values):
+        start = time.perf_counter()
+        answer = json.loads(call("POST", "/api/render", {"page": "bench", "sequence": i + 1, "root": "images", "path": "0",
+                                                         "seed": "1", "chain": {"steps": steps(template.replace("{v}", v))}}))
+        if answer.get("id") is None: raise SystemExit(f"render failed: {answer}")
+        call("GET", f"/api/picture?page=bench&id={answer['id']}")
+        times.append(time.perf_counter() - start)
+    process = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([darkroom, "process", "--chain", template.replace("{v}", values[len(values) // 2]), "--seed", "1",
+                        photo, "-o", f"{work}/preview-process.png"], check=True, capture_output=True)
+        process.append(time.perf_counter() - start)
+    p50, p95, pm = percentile(times, 0.5), percentile(times, 0.95), statistics.median(process)
+    print(f"{title:<28} {p50:8.3f} {p95:8.3f} {pm:10.3f} {p50 / pm:12.2f}")
+PY

@@ -1,0 +1,94 @@
+import CDarkroomKernels
+
+/// One direction of a ``GaussianBlur`` as five extended boxes (`box_cascade.c`): the same few
+/// operations per sample at any sigma, where the sampled kernel's taps grow with it. The sums
+/// are exact integers, so a pixel comes out the same whichever band or thread computes it.
+///
+/// With a `tint`, only alpha is blurred (a shadow is one channel): the pass down leaves
+/// (0, 0, 0, a) and the pass across writes tint × a.
+struct BoxCascadePass: RGB8InputKernel {
+    let box: dr_ebox
+    let size: Size
+    let across: Bool
+    let tint: Pixel?
+
+    init(sigma: Double, size: Size, across: Bool, tint: Pixel?) {
+        var b = dr_ebox()
+        dr_ebox_init(&b, sigma)
+        box = b
+        self.size = size
+        self.across = across
+        self.tint = tint
+    }
+
+    var reach: Int { Int(box.reach) }
+    var outputSize: Size { size }
+    var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
+    var preservesOpacity: Bool { tint == nil }
+    var preservesGrey: Bool { tint?.isGrey ?? true }
+
+    func inputRegions(for output: Rect) -> [Rect] {
+        let h = reach
+        return [across
+            ? Rect(x: output.x - h, y: output.y, width: output.width + 2 * h, height: output.height)
+            : Rect(x: output.x, y: output.y - h, width: output.width, height: output.height + 2 * h)]
+    }
+
+    var acceptsRGB8Input: Bool { !across && tint == nil }
+
+    func render(rgb8 view: RGB8RegionView, into target: RegionTarget) {
+        let r = target.rect, h = reach
+        // Rows past the top and bottom repeat the edge rows (the view holds only the image's).
+        let rows = (0..<(r.height + 2 * h)).map { k in Optional(view.pointer(r.x, min(max(r.y - h + k, view.rect.y), view.rect.maxY - 1))) }
+        withScratch(r) { box, scratch in
+            dr_ebox_down_rgb8(box, rows, Int32(r.height), Int32(r.width), floats(target.pointer(r.x, r.y)),
+                              4 * rowStride(target), scratch)
+        }
+    }
+
+    func render(_ inputs: [RegionView], into target: RegionTarget) {
+        let view = inputs[0], r = target.rect, h = reach
+        let out = floats(target.pointer(r.x, r.y)), stride = 4 * rowStride(target)
+        if across {
+            let rows = (r.y..<r.maxY).map { y in
+                // Both ends through the view, so an undeclared read is caught as in Swift kernels.
+                _ = view.pointer(r.maxX + h, y)
+                return Optional(floats(view.pointer(r.x - h, y)))
+            }
+            let colour = tint.map { [$0[0], $0[1], $0[2], $0[3]] }
+            withScratch(r) { box, scratch in
+                if let colour {
+                    colour.withUnsafeBufferPointer { dr_ebox_across(box, rows, Int32(r.height), Int32(r.width), 1, $0.baseAddress, out, stride, scratch) }
+                } else {
+                    dr_ebox_across(box, rows, Int32(r.height), Int32(r.width), 0, nil, out, stride, scratch)
+                }
+            }
+            return
+        }
+        let rows = (0..<(r.height + 2 * h)).map { k in Optional(floats(view.pointer(r.x, r.y - h + k))) }
+        withScratch(r) { box, scratch in
+            dr_ebox_down(box, rows, Int32(r.height), Int32(r.width), tint == nil ? 0 : 1, out, stride, scratch)
+        }
+    }
+
+    private func withScratch(_ r: Rect, _ body: (UnsafePointer<dr_ebox>, UnsafeMutablePointer<Int32>) -> Void) {
+        var b = box
+        let count = dr_ebox_scratch(&b, Int32(r.height), Int32(r.width))
+        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        defer { scratch.deallocate() }
+        withUnsafePointer(to: &b) { body($0, scratch) }
+    }
+
+    private func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> {
+        UnsafeRawPointer(p).assumingMemoryBound(to: Float.self)
+    }
+
+    private func floats(_ p: UnsafeMutablePointer<Pixel>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
+    }
+
+    /// Pixels from one row of the target to the next.
+    private func rowStride(_ target: RegionTarget) -> Int {
+        target.rect.height > 1 ? target.pointer(target.rect.x, target.rect.y + 1) - target.pointer(target.rect.x, target.rect.y) : 0
+    }
+}

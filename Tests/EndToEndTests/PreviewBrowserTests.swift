@@ -1,0 +1,120 @@
+import DarkroomCodecs
+import DarkroomTestSupport
+import Foundation
+import Glibc
+import XCTest
+
+/// `darkroom preview` in a real browser: the binary serves the page, Debian's headless Chromium
+/// shows it under Selenium (Browser/preview_check.py, one scenario per test), and what the
+/// page shows is checked against `darkroom filters`, `process` and `check`.
+final class PreviewBrowserTests: XCTestCase {
+    func testThePageListsEveryRegisteredFilterAndSearchesThem() throws {
+        try withPreview { try $0.run("catalogue") }
+    }
+
+    func testMovingSepiaIntensityChangesThePictureAndTheCopiedChainRendersTheSameBytes() throws {
+        try withPreview { try $0.run("sepia") }
+    }
+
+    func testAnOutOfRangeValueShowsCheckMessageAtItsControl() throws {
+        try withPreview { try $0.run("range") }
+    }
+
+    func testSaveReplacesOnlyThatChainAndCheckAcceptsTheConfig() throws {
+        try withPreview(arguments: { ["--config", $0.file("config.yaml"), "--watch", "photos", "--output", "1"] }) { try $0.run("save") }
+    }
+
+    func testTokenHostPathsAndLoopbackOnly() throws {
+        try withPreview(arguments: { ["--config", $0.file("config.yaml")] }) { try $0.run("safety") }
+    }
+
+    func testPreviewRefusesAWatchTheConfigLacks() throws {
+        let folder = try scratch()
+        let result = try darkroom(["preview", "--config", folder.file("config.yaml"), "--watch", "nope"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("--watch nope: no such watch; the config has photos"), result.stderr)
+    }
+
+    // MARK: harness
+
+    /// A running preview and how to run a scenario against it.
+    struct Preview {
+        let url: String
+        let folder: TemporaryFolder
+        let image: String
+
+        func run(_ scenario: String) throws {
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/preview_check.py").path
+            var arguments = [script, scenario, "--url", url, "--darkroom", try DaemonProcess.binaryPath(),
+                             "--image", image, "--config", folder.file("config.yaml"), "--scratch", folder.path]
+            if let shot = ProcessInfo.processInfo.environment["DARKROOM_PREVIEW_SCREENSHOT"] { arguments += ["--screenshot", shot] }
+            let result = try runProgram("/usr/bin/env", ["python3"] + arguments)
+            XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+            XCTAssertTrue(result.stdout.contains("ok \(scenario)"), result.stdout + result.stderr)
+        }
+    }
+
+    /// The scratch tree: a config with watch `photos` (two outputs), an image, and, next to the
+    /// watch folder, a secret file and a link to it from inside.
+    private func scratch() throws -> TemporaryFolder {
+        let folder = TemporaryFolder(prefix: "darkroom-preview")
+        let fm = FileManager.default
+        for sub in ["inbox", "out"] { try fm.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true) }
+        let bytes = try picture(width: 160, height: 100, format: .png)
+        fm.createFile(atPath: folder.file("photo.png"), contents: Data(bytes))
+        fm.createFile(atPath: folder.file("inbox/in.png"), contents: Data(bytes))
+        fm.createFile(atPath: folder.file("secret.png"), contents: Data(bytes))
+        try fm.createSymbolicLink(atPath: folder.file("inbox/link.png"), withDestinationPath: folder.file("secret.png"))
+        let config = """
+            # preview test config: comments and other lines must survive a save
+            workers: 1
+            watches:
+              - name: photos
+                path: ./inbox   # the inbox
+                outputs:
+                  - path: ./out/{stem}-small.jpg
+                    chain:
+                      - resize: { width: 80 }
+                  - path: ./out/{stem}-warm.png
+                    chain:
+                      - resize: { width: 120, fit: inside }
+                      # a comment inside the chain's neighbourhood
+                    format: png
+            """
+        try (config + "\n").write(toFile: folder.file("config.yaml"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// Runs `body` against `darkroom preview` on the scratch tree's image (and the arguments
+    /// given), stopping it afterwards.
+    private func withPreview(arguments: (TemporaryFolder) -> [String] = { _ in [] }, _ body: (Preview) throws -> Void) throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
+            try TestEnvironment.require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) (Debian chromium, chromium-driver: scripts/install-deps.sh)")
+        }
+        let selenium = try runProgram("/usr/bin/env", ["python3", "-c", "import selenium"])
+        try TestEnvironment.require(selenium.status == 0, "Selenium for python3 (scripts/install-deps.sh)")
+        let folder = try scratch()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
+        process.arguments = ["preview"] + arguments(folder) + [folder.file("photo.png")]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
+        }
+        // The first line printed names the page.
+        var printed = Data()
+        while !String(decoding: printed, as: UTF8.self).contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += chunk
+        }
+        let line = String(decoding: printed, as: UTF8.self)
+        let url = try XCTUnwrap(line.range(of: "http://127.0.0.1:[0-9]+/\\?token=[0-9a-f]{64}", options: .regularExpression).map { String(line[$0]) },
+                                "darkroom preview printed: \(line)")
+        try body(Preview(url: url, folder: folder, image: folder.file("photo.png")))
+    }
+}
