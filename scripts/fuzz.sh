@@ -37,7 +37,7 @@ for format in $FORMATS; do
     find "$FIXTURES" -maxdepth 1 -type f ! -name '*.py' ! -name '*.sh' ! -name '*.md' -exec cp -n {} "$corpus/" \;
     log="$work/$format.log"
     echo "fuzz: $format for ${SECONDS_EACH}s"
-    if DARKROOM_FUZZ_FORMAT=$format ASAN_OPTIONS=detect_leaks=1 "$binary" "$corpus" \
+    if DARKROOM_FUZZ_FORMAT=$format ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=scripts/fuzz-lsan.supp "$binary" "$corpus" \
         -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb="$RSS_MB" -print_final_stats=1 \
         -artifact_prefix="$BUILD/artifacts/$format-" >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
