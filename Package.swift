@@ -99,7 +99,9 @@ let package = Package(
             name: "DarkroomCodecsTests", dependencies: ["DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
             exclude: ["Fixtures"]  // read through #filePath, not bundled
         ),
-        .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomCodecs", "DarkroomTestSupport"]),
+        // glibc's mallinfo2, for tests that hold a component's own byte count to the heap's.
+        .systemLibrary(name: "CMalloc", path: "Tests/CMalloc"),
+        .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomCodecs", "DarkroomTestSupport", "CMalloc"]),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.

@@ -224,6 +224,9 @@ static dr_status open_primary(heif_input *input, dr_info *info, struct heif_cont
     *context = heif_context_alloc();
     *handle = NULL;
     if (*context == NULL) return DR_OUT_OF_MEMORY;
+    /* Tiles on the calling thread, one after another: each tile's decoder has its workers from
+     * the compute slots (heif_hevc.c), where libheif's own tile threads would be beyond them. */
+    heif_context_set_max_decoding_threads(*context, 0);
     struct heif_error error = heif_context_read_from_reader(*context, &input_reader, input, NULL);
     if (error.code != heif_error_Ok) return heif_failure(error, message, capacity);
     error = heif_context_get_primary_image_handle(*context, handle);

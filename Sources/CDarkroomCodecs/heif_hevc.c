@@ -9,8 +9,11 @@
  * as libheif's own plugin builds it (YCbCr planes copied out, the stream's nclx attached), so
  * libheif's colour conversion, transformations, grids and alpha work as before.
  *
- * A grid HEIC (a phone's: 512×512 tiles) already decodes several tiles at once in libheif;
- * each tile's decoder then has its workers too, which costs a few thread starts per tile.
+ * The workers are compute slots (dr_threads_take): as many as are free, up to a worker per
+ * core; with none free, one worker computes while the thread that asked waits on it (the one
+ * decoder thread a job may run beyond the slots). A grid HEIC (a phone's: 512×512 tiles) has
+ * its tiles decoded one after another on the caller's thread (heif.c), each with such workers,
+ * so a decode never runs more threads than that whatever its tiling.
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "internal.h"
@@ -31,6 +34,7 @@ enum { MAX_WORKERS = 8 };
 typedef struct {
     de265_decoder_context *context;
     int strict;
+    int slots; /* compute slots its workers hold, given back when it is freed */
 } hevc_decoder;
 
 static const struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
@@ -57,14 +61,16 @@ static struct heif_error hevc_new(void **out) {
         free(decoder);
         return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
     }
-    de265_start_worker_threads(decoder->context, worker_count());
+    decoder->slots = dr_threads_take(worker_count());
+    de265_start_worker_threads(decoder->context, decoder->slots > 0 ? decoder->slots : 1);
     *out = decoder;
     return ok;
 }
 
 static void hevc_free(void *raw) {
     hevc_decoder *decoder = raw;
-    de265_free_decoder(decoder->context);
+    de265_free_decoder(decoder->context); /* joins its workers */
+    dr_threads_give(decoder->slots);
     free(decoder);
 }
 

@@ -29,6 +29,10 @@ dr_status dr_sink_put(dr_sink *sink, const void *bytes, size_t n, char *message,
  * when they could not be. */
 int dr_write_at(int fd, uint64_t offset, const void *bytes, size_t n);
 
+/* Helper threads from the budget set with dr_set_thread_budget: up to `wanted`, maybe 0. */
+int dr_threads_take(int wanted);
+void dr_threads_give(int count);
+
 /* Copies up to the info's EXIF capacity from a TIFF stream. */
 void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length);
 

@@ -168,6 +168,8 @@ public enum ChainRenderer {
             throw error
         } catch PipelineError.timedOut {
             throw CodecError(code: .timeout, message: "processing ran past the time limit")
+        } catch PipelineError.kernelCannotRender(let why) {
+            throw CodecError(code: .drawFailed, message: why)
         } catch let error as PipelineError {
             throw CodecError(code: .encodeFailed, message: "\(error)")
         } catch {

@@ -1,20 +1,7 @@
 /// Why an image could not be read or written. `message` is meant for the user.
 public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable, machine-readable cause (used in JSON reports).
-    public enum Code: String, Sendable, Codable {
-        case notAnImage = "not_an_image"
-        case corrupt
-        case truncated
-        case unsupported
-        case tooLarge = "too_large"
-        case io
-        case encodeFailed = "encode_failed"
-        /// Decoding ran past the job's time limit (`limits.max_seconds`).
-        case timeout
-        /// The output's file refused the bytes an encoder wrote into it (a full disk); the
-        /// message is the system's reason.
-        case writeFailed = "write_failed"
-    }
+    public typealias Code = ErrorCode
 
     public var code: Code
     public var message: String

@@ -3,13 +3,8 @@ import DarkroomCore
 /// How `ImageCodec.encode` and ``ImageEncoder`` write an image.
 public struct EncodeOptions: Sendable, Equatable {
     public var format: ImageFormat
-    /// JPEG, WebP and AVIF quality 1…100 (clamped); also TIFF's with `tiffCompression: .jpeg`;
-    /// ignored for PNG.
-    public var quality: Int = 90
-    /// Progressive JPEG; ignored for PNG (PNG is never interlaced).
-    public var progressive: Bool = false
-    /// JPEG chroma sampling; ignored for PNG.
-    public var chroma: Chroma = .auto
+    /// The output options (``OutputOption/all``): quality, chroma, bit depth, compression, …
+    public var encoding: OutputEncoding
     /// JPEG: Huffman tables computed for the image (a few per cent smaller, one more pass over
     /// the coefficients); ignored for PNG. libjpeg must then hold the whole image's DCT
     /// coefficients (2 bytes a sample) until the last row, which breaks streaming, so nil (the
@@ -19,20 +14,6 @@ public struct EncodeOptions: Sendable, Equatable {
     public var optimizeCoding: Bool?
     /// 4 megapixels: a coefficient buffer of at most 24 MB (4:4:4).
     public static let optimizedCodingMaxPixels = 4_000_000
-    /// PNG and TIFF bits per sample, 8 or 16; nil: as the input (16 for a 16-bit source, 8
-    /// otherwise). AVIF: 8 or 10; nil is 8 (see ``avifIsTenBit``). JPEG and WebP are always 8.
-    public var bitDepth: Int?
-    /// WebP: lossless (the pixels come back exactly) instead of lossy.
-    public var lossless: Bool = false
-    /// WebP: how hard the encoder works, 0 (fastest) … 6 (smallest); libwebp's `method`.
-    public var effort: Int = 4
-    /// AVIF: libaom's speed, 0 (slowest, smallest) … 9; 5 is libvips' default (effort 4).
-    public var speed: Int = 5
-    /// TIFF: how the strips or tiles are compressed.
-    public var tiffCompression: TIFFCompression = .none
-    /// TIFF: 256×256 tiles instead of strips.
-    public var tiled: Bool = false
-
     /// AVIF is written 10-bit only when asked (`bitDepth == 10`, through libavif, since libheif
     /// 1.15 with libaom 3.6 aborts on 10-bit); 8-bit otherwise, whatever the source's depth, so an
     /// output keeps the size and speed it had.
@@ -42,16 +23,13 @@ public struct EncodeOptions: Sendable, Equatable {
     public enum TIFFCompression: String, Sendable, Equatable, CaseIterable {
         case none, lzw, deflate, jpeg
     }
-    /// PNG zlib level 0 (none, fastest) … 9 (smallest); ignored for JPEG.
-    public var compression: Int = 6
-    /// PNG: 0 rows unfiltered, full deflate (the smallest for flat graphics); 1 a filter per row
-    /// (libpng's choice: the least sum of the filtered bytes' magnitudes), deflate matching runs
-    /// only (photos: about as small as 2, in a third of the deflate time); 2 (the default) a
-    /// filter per row, full deflate at ``compression``.
-    public var pngEffort: Int = 2
     /// The input's metadata, carried into the file as `metadataPolicy` says (nil: none).
     public var metadata: ImageMetadata?
-    public var metadataPolicy: MetadataPolicy = .keep
+    /// Which of it: the encoding's `metadata` and `gps`.
+    public var metadataPolicy: MetadataPolicy {
+        get { MetadataPolicy(encoding.metadata, gps: encoding.gps) }
+        set { (encoding.metadata, encoding.gps) = (newValue.content, newValue.gps) }
+    }
     /// The pixels were turned upright from the input's EXIF orientation: the EXIF Orientation
     /// written is then 1. When false the pixels are as stored and the orientation is kept.
     public var orientationApplied: Bool = false
@@ -72,17 +50,50 @@ public struct EncodeOptions: Sendable, Equatable {
     /// Whether the encoder writes into ``destination`` rather than returning bytes.
     public var writesToDestination: Bool { destination != nil && canWriteToDestination }
 
-    public init(format: ImageFormat, quality: Int = 90, progressive: Bool = false, chroma: Chroma = .auto,
-                optimizeCoding: Bool? = nil, bitDepth: Int? = nil, compression: Int = 6, icc: [UInt8]? = nil) {
+    /// Options for `format` with the output options of `encoding`; the arguments given override them.
+    public init(format: ImageFormat, encoding: OutputEncoding = OutputEncoding(), quality: Int? = nil, progressive: Bool? = nil,
+                chroma: Chroma? = nil, optimizeCoding: Bool? = nil, bitDepth: Int? = nil, compression: Int? = nil,
+                icc: [UInt8]? = nil) {
         self.format = format
-        self.quality = quality
-        self.progressive = progressive
-        self.chroma = chroma
+        self.encoding = encoding
+        if let quality { self.encoding.quality = quality }
+        if let progressive { self.encoding.progressive = progressive }
+        if let chroma { self.encoding.chroma = chroma }
+        if let bitDepth { self.encoding.bitDepth = bitDepth }
+        if let compression { self.encoding.compression = compression }
         self.optimizeCoding = optimizeCoding
-        self.bitDepth = bitDepth
-        self.compression = compression
         self.icc = icc
     }
+
+    /// JPEG, WebP and AVIF quality 1…100 (clamped); also TIFF's with `tiffCompression: .jpeg`.
+    public var quality: Int { get { encoding.quality } set { encoding.quality = newValue } }
+    /// Progressive JPEG (PNG is never interlaced).
+    public var progressive: Bool { get { encoding.progressive } set { encoding.progressive = newValue } }
+    /// JPEG chroma sampling.
+    public var chroma: Chroma { get { encoding.chroma } set { encoding.chroma = newValue } }
+    /// PNG and TIFF bits per sample, 8 or 16; nil: as the input (16 for a 16-bit source, 8
+    /// otherwise). AVIF: 8 or 10; nil is 8 (see ``avifIsTenBit``). JPEG and WebP are always 8.
+    public var bitDepth: Int? { get { encoding.bitDepth } set { encoding.bitDepth = newValue } }
+    /// PNG zlib level 0 (none, fastest) … 9 (smallest).
+    public var compression: Int { get { encoding.compression } set { encoding.compression = newValue } }
+    /// TIFF: how the strips or tiles are compressed.
+    public var tiffCompression: TIFFCompression { get { encoding.tiffCompression } set { encoding.tiffCompression = newValue } }
+    /// TIFF: 256×256 tiles instead of strips.
+    public var tiled: Bool { get { encoding.tiled } set { encoding.tiled = newValue } }
+    /// WebP: lossless (the pixels come back exactly) instead of lossy.
+    public var lossless: Bool { get { encoding.lossless } set { encoding.lossless = newValue } }
+    /// WebP: how hard the encoder works, 0 (fastest) … 6 (smallest); libwebp's `method`.
+    public var effort: Int { get { encoding.effort } set { encoding.effort = newValue } }
+    /// PNG: 0 rows unfiltered, full deflate (the smallest for flat graphics); 1 a filter per row
+    /// (libpng's choice: the least sum of the filtered bytes' magnitudes), deflate matching runs
+    /// only (photos: about as small as 2, in a third of the deflate time); 2 (the default) a
+    /// filter per row, full deflate at ``compression``. The `effort` option's PNG form.
+    public var pngEffort: Int {
+        get { encoding.value(.effort, for: .png)?.integer ?? 2 }
+        set { encoding.effort = newValue }
+    }
+    /// AVIF: libaom's speed, 0 (slowest, smallest) … 9.
+    public var speed: Int { get { encoding.speed } set { encoding.speed = newValue } }
 
     /// JPEG chroma (colour difference) sampling.
     public enum Chroma: String, Sendable, Equatable, CaseIterable {
@@ -98,10 +109,13 @@ public struct EncodeOptions: Sendable, Equatable {
     /// Whether a JPEG of `size` gets Huffman tables optimised for it.
     func optimizesCoding(for size: Size) -> Bool { optimizeCoding ?? (size.area <= Self.optimizedCodingMaxPixels) }
 
+    /// The quality from which `chroma: auto` keeps full chroma.
+    static let fullChromaQuality = 90
+
     /// Whether a JPEG is written 4:4:4.
     var usesFullChroma: Bool {
         switch chroma {
-        case .auto: min(max(quality, 1), 100) >= 90
+        case .auto: min(max(quality, 1), 100) >= Self.fullChromaQuality
         case .subsampled420: false
         case .full444: true
         }

@@ -55,6 +55,7 @@ public final class ImageDecoder: CompactRowSource {
     }
 
     public init(_ input: ImageInput, options: DecodeOptions = .init()) throws(CodecError) {
+        DecoderThreads.registered
         let maxBytes = options.limits.maxBytes(inPlace: input.isInPlace && ImageInput.takesInPlaceLimit(head: input.head))
         guard input.count <= maxBytes else {
             throw CodecError(code: .tooLarge, message: "file is \(input.count) bytes, over the limit of \(maxBytes) bytes")

@@ -26,32 +26,46 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The file extensions that name it, the usual one first ("jpg", "jpeg", "jpe").
+    public var fileExtensions: [String] {
+        switch self {
+        case .png: ["png"]
+        case .jpeg: ["jpg", "jpeg", "jpe"]
+        case .tiff: ["tif", "tiff"]
+        case .webp: ["webp"]
+        case .heif: ["heic", "heif", "hif"]
+        case .avif: ["avif"]
+        }
+    }
+
     /// The format a file extension names ("png", "jpg", "tif", "heic", …; any case, with or
     /// without the dot).
     public static func fromExtension(_ ext: String) -> ImageFormat? {
         var lowered = ext.lowercased()
         if lowered.hasPrefix(".") { lowered.removeFirst() }
-        switch lowered {
-        case "png": return .png
-        case "jpg", "jpeg", "jpe": return .jpeg
-        case "tif", "tiff": return .tiff
-        case "webp": return .webp
-        case "heic", "heif", "hif": return .heif
-        case "avif": return .avif
-        default: return nil
-        }
+        return allCases.first { $0.fileExtensions.contains(lowered) }
     }
 
     /// The usual file extension, without the dot.
-    public var fileExtension: String {
-        switch self {
-        case .png: "png"
-        case .jpeg: "jpg"
-        case .tiff: "tif"
-        case .webp: "webp"
-        case .heif: "heic"
-        case .avif: "avif"
+    public var fileExtension: String { fileExtensions[0] }
+
+    /// The formats darkroom writes, in the order the help names them.
+    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .tiff]
+
+    /// The words that name a format darkroom writes, as `format:` and `--format` take them:
+    /// each format's name and its file extensions ("jpeg", "jpg", "jpe", "png", …).
+    public static var writableWords: [String] {
+        var words = [String]()
+        for format in writableFormats {
+            for word in [format.rawValue] + format.fileExtensions where !words.contains(word) { words.append(word) }
         }
+        return words
+    }
+
+    /// "jpeg, png, webp, avif or tiff"
+    public static var writableList: String {
+        let names = writableFormats.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
     /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF is read

@@ -8,7 +8,7 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate a config file without running it.",
-        discussion: "Prints every error with its file:line:column, and exits 1 if there is any."
+        discussion: "Prints every error with its file:line:column, and exits 1 if there is any; warnings (a bare angle of 90 is radians) do not fail the check."
     )
 
     @ArgumentParser.Argument(help: "The YAML config to check.", completion: .file(extensions: ["yaml", "yml"]))
@@ -17,6 +17,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         do {
             let config = try ConfigLoader.load(path: file, registry: .shipped, assets: SharedAssets.store)
+            for warning in config.warnings { printError(warning.description) }
             let outputs = config.watches.reduce(0) { $0 + $1.outputs.count }
             let cluster = config.cluster.map { ", cluster node \($0.node)" } ?? ""
             print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)\(cluster)")
@@ -35,7 +36,8 @@ struct CheckCommand: ParsableCommand {
         let e = output.encoding
         switch output.format {
         case .jpeg: return "jpeg, quality \(output.quality)" + (output.progressive ? ", progressive" : "")
-        case .png: return "png, compression \(e.compression)" + (e.bitDepth.map { ", \($0)-bit" } ?? "")
+        case .png:
+            return "png, compression \(e.compression), effort \(e.value(.effort, for: .png)?.integer ?? 2)" + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .webp: return "webp, " + (e.lossless ? "lossless" : "quality \(output.quality)") + ", effort \(e.effort)"
         case .avif: return "avif, quality \(output.quality), speed \(e.speed), \(e.bitDepth == 10 ? 10 : 8)-bit"
         case .tiff:

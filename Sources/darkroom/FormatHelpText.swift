@@ -1,23 +1,44 @@
-/// The formats darkroom reads and writes, with each output option: printed by `darkroom filters`
-/// (after the filters, or alone with `--formats`) and summarised by `darkroom check`.
+import DarkroomCodecs
+import DarkroomConfig
+
+/// The formats darkroom reads and writes, with each output option (from ``OutputOption/all``):
+/// printed by `darkroom formats` (and after the filters by `darkroom filters`).
 enum FormatHelpText {
-    static let rows: [(name: String, direction: String, options: String)] = [
-        ("jpeg", "in, out", "quality 1–100 (90), progressive (false), chroma auto|420|444 (auto); CMYK in through its profile"),
-        ("png", "in, out", "compression 0–9 (6), bit_depth 8|16 (as the input)"),
-        ("webp", "in, out", "quality 1–100 (90), lossless (false), effort 0–6 (4); alpha kept; an animation gives its first frame"),
-        ("avif", "in, out", "quality 1–100 (90), speed 0–9 (5), bit_depth 8|10 (8; 10 through libavif); alpha kept"),
-        ("heif", "in", "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit"),
-        ("tiff", "in, out", "compression none|lzw|deflate|jpeg (none), bit_depth 8|16 (as the input), tiled (false); "
-            + "strips or tiles, grey/RGB/RGBA/CMYK in, the first page"),
+    /// What each format is, beyond its options.
+    static let notes: [ImageFormat: String] = [
+        .jpeg: "CMYK in through its profile",
+        .webp: "alpha kept; an animation gives its first frame",
+        .avif: "alpha kept",
+        .heif: "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit",
+        .tiff: "strips or tiles, grey/RGB/RGBA/CMYK in, the first page",
     ]
+
+    /// The order the help lists formats in.
+    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heif, .tiff]
+
+    /// "quality 1–100 (90), progressive (false), …": the options `format` takes.
+    static func options(of format: ImageFormat) -> String {
+        OutputOption.all.compactMap { option -> String? in
+            guard let form = option.form(for: format), form.formats != ImageFormat.writableFormats else { return nil }
+            let range = form.kind == .boolean ? "" : " " + form.kind.range
+            return option.name + range + " (\(form.defaultText))"
+        }.joined(separator: ", ")
+    }
 
     static func render() -> String {
         var lines = ["Formats (inputs are read by their content, not their name; an output's format is `format:` or its path's extension):"]
-        for row in rows {
-            lines.append("  " + row.name.padding(toLength: 6, withPad: " ", startingAt: 0)
-                         + row.direction.padding(toLength: 9, withPad: " ", startingAt: 0) + row.options)
+        for format in formats {
+            let direction = format.isWritable ? "in, out" : "in"
+            let about = [format.isWritable ? options(of: format) : "", notes[format] ?? ""].filter { !$0.isEmpty }
+            lines.append("  " + format.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+                         + direction.padding(toLength: 9, withPad: " ", startingAt: 0) + about.joined(separator: "; "))
         }
-        lines.append("  Default include patterns: *.jpg *.jpeg *.png *.webp *.avif *.heic *.heif *.tif *.tiff")
+        let common = OutputOption.all.filter { $0.formats == ImageFormat.writableFormats }.map { option in
+            let form = option.forms[0]
+            return option.name + (form.kind == .boolean ? "" : " " + form.kind.range) + " (\(form.defaultText))"
+        }
+        lines.append("  Every output: " + common.joined(separator: ", "))
+        lines.append("  Default include patterns: " + WatchConfig.defaultInclude.joined(separator: " "))
         return lines.joined(separator: "\n")
     }
 }

@@ -15,7 +15,8 @@ struct ProcessCommand: ParsableCommand {
             Example: darkroom process --chain 'resize width=800 | sepia intensity=0.8' a.jpg b.png -o out/
             With one input, -o may name the output file; otherwise it is a folder, and each output \
             is named after its input. The format follows -o's extension, else --format, else the input's.
-            """
+
+            """ + OutputOptionFlags.help
     )
 
     @Option(name: .long, help: "Filters separated by '|', each 'name key=value …' (see `darkroom filters`).")
@@ -24,17 +25,8 @@ struct ProcessCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (one input) or folder.")
     var output: String
 
-    @Option(help: "Output format: jpeg, png, webp, avif or tiff.")
+    @Option(help: "Output format: \(ImageFormat.writableList).")
     var format: ImageFormat?
-
-    @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
-    var quality: Int = 90
-
-    @Option(help: "Bits per sample: 8 or 16 for PNG and TIFF (default: as the input), 8 or 10 for AVIF (default 8).")
-    var bitDepth: Int?
-
-    @Flag(help: "Write progressive JPEG.")
-    var progressive = false
 
     @Flag(help: "Keep the pixels as stored, not turned upright by the EXIF orientation.")
     var noAutoOrient = false
@@ -44,9 +36,6 @@ struct ProcessCommand: ParsableCommand {
 
     @Option(help: "ICC rendering intent: perceptual or relative.")
     var intent: ColorOptions.Intent = .perceptual
-
-    @Option(help: "EXIF, XMP and IPTC carried over: keep, strip or copyright (only who made and owns the picture).")
-    var metadata: MetadataPolicy.Content = .keep
 
     @Option(help: "Seed for parameters given as 'random' (default: a fresh one per file, written in the report).")
     var seed: UInt64?
@@ -60,12 +49,13 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
     var jobs: Int = 1
 
-    @ArgumentParser.Argument(help: "Input image files (PNG, JPEG, TIFF, WebP, HEIF, AVIF: read by their content).", completion: .file(extensions: ["png", "jpg", "jpeg", "tif", "tiff", "webp", "heic", "heif", "avif"]))
-    var inputs: [String]
+    @ArgumentParser.Argument(parsing: .allUnrecognized,
+                             help: "Input image files (PNG, JPEG, TIFF, WebP, HEIF, AVIF: read by their content), and output options (below).",
+                             completion: .file(extensions: ImageFormat.allCases.flatMap(\.fileExtensions)))
+    var arguments: [String] = []
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
-        guard !inputs.isEmpty else { throw ValidationError("give at least one input file") }
+        guard try !OutputOptionFlags(arguments).inputs.isEmpty else { throw ValidationError("give at least one input file") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
     }
 
@@ -78,20 +68,24 @@ struct ProcessCommand: ParsableCommand {
             printError("darkroom process: --chain: \(error.description)\n(`darkroom filters` lists every filter and parameter)")
             throw ExitCode(64)  // EX_USAGE
         }
-        let outputs = try inputs.map { input in
-            let target = try outputTemplate(for: input)
-            try checkBitDepth(for: target.format)
-            return OutputConfig(pathTemplate: target.path, format: target.format, quality: quality,
-                                progressive: progressive,
-                                color: ColorOptions(autoOrient: !noAutoOrient, target: color, intent: intent),
-                                encoding: OutputEncoding(bitDepth: bitDepth, metadata: metadata), chain: spec)
+        for warning in ChainSyntax.bareAngleWarnings(chain, registry: .shipped) {
+            printError("darkroom process: warning: --chain \(warning)")
+        }
+        let flags = try OutputOptionFlags(arguments)
+        let inputs = flags.inputs
+        let targets = try inputs.map { try outputTemplate(for: $0, several: inputs.count > 1) }
+        let encodings = try flags.encodings(for: targets.map(\.format))
+        let outputs = zip(targets, encodings).map { target, encoding in
+            OutputConfig(pathTemplate: target.path, format: target.format,
+                         color: ColorOptions(autoOrient: !noAutoOrient, target: color, intent: intent),
+                         encoding: encoding, chain: spec)
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
         // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
         let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
         let progress = ProcessProgress(total: inputs.count)
         let failures = Locked(0)
-        let (inputs, seed, reports) = (inputs, seed, reports)
+        let (seed, reports) = (seed, reports)
         let queue = JobQueue<Int>(capacity: inputs.count, workers: jobs) { index in
             let input = inputs[index]
             progress.started(index, name: URL(fileURLWithPath: input).lastPathComponent)
@@ -113,21 +107,11 @@ struct ProcessCommand: ParsableCommand {
     }
 
     /// The output path template and format for one input.
-    /// `--bit-depth` as the config's `bit_depth` takes it for `format`.
-    private func checkBitDepth(for format: ImageFormat) throws {
-        guard let bitDepth else { return }
-        let depths = format == .avif ? [8, 10] : format == .png || format == .tiff ? [8, 16] : [8]
-        guard depths.contains(bitDepth) else {
-            throw ValidationError("--bit-depth must be " + depths.map(String.init).joined(separator: " or ")
-                                  + " for \(format.rawValue), got \(bitDepth)")
-        }
-    }
-
-    private func outputTemplate(for input: String) throws -> (path: String, format: ImageFormat) {
+    private func outputTemplate(for input: String, several: Bool) throws -> (path: String, format: ImageFormat) {
         let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
-        let asFolder = inputs.count > 1 || output.hasSuffix("/") || (exists && isDirectory.boolValue)
+        let asFolder = several || output.hasSuffix("/") || (exists && isDirectory.boolValue)
         let inputExt = URL(fileURLWithPath: input).pathExtension.lowercased()
         if asFolder {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
@@ -137,7 +121,7 @@ struct ProcessCommand: ParsableCommand {
         }
         let ext = URL(fileURLWithPath: absolute).pathExtension.lowercased()
         guard let fmt = format ?? ImageFormat.writable(fileExtension: ext) else {
-            throw ValidationError("-o \(output): cannot tell the format from the extension; use .jpg, .png, .webp, .avif or .tif, or --format")
+            throw ValidationError("-o \(output): cannot tell the format from the extension; use " + ImageFormat.writableFormats.map { "." + $0.fileExtension }.joined(separator: ", ") + ", or --format")
         }
         return (absolute, fmt)
     }
@@ -156,8 +140,7 @@ extension ImageFormat: ExpressibleByArgument {
         self = format
     }
 
-    public static var allValueStrings: [String] { allCases.filter(\.isWritable).map(\.rawValue) }
+    public static var allValueStrings: [String] { writableFormats.map(\.rawValue) }
 }
 extension ColorOptions.Target: ExpressibleByArgument {}
 extension ColorOptions.Intent: ExpressibleByArgument {}
-extension MetadataPolicy.Content: ExpressibleByArgument {}

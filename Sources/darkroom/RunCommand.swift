@@ -34,6 +34,7 @@ struct RunCommand: ParsableCommand {
         }
         LogSetup.bootstrap(loaded.log)
         let logger = Logger(label: "darkroom")
+        for warning in loaded.warnings { logger.warning("\(warning)") }
         // With `cluster:` the node coordinates with others through PostgreSQL; without it, alone.
         let code = loaded.cluster.map { ClusterDaemon(config: loaded, configPath: config, cluster: $0, logger: logger).run() }
             ?? Daemon(config: loaded, configPath: config, logger: logger).run()

@@ -1,4 +1,5 @@
 import XCTest
+import DarkroomCodecs
 @testable import DarkroomConfig
 
 /// `chroma`, `bit_depth`, `compression`, `metadata` and `gps` on an output.

@@ -62,7 +62,7 @@ final class JobReportTests: XCTestCase {
         report.input = .init(path: "/in/notes.jpg", bytes: 5, sha256: "ff")
         report.outputs = []
         report.status = .failed
-        report.error = ReportError(code: "not_an_image", message: "no PNG or JPEG signature")
+        report.error = ReportError(code: .notAnImage, message: "no PNG or JPEG signature")
         let json = try jsonObject(report)
         let input = try XCTUnwrap(json["input"] as? [String: Any])
         for key in ["format", "width", "height", "color_space", "bit_depth", "orientation"] {

@@ -36,7 +36,7 @@ final class JobLogLineTests: XCTestCase {
         let now = Date()
         let report = JobReport(watch: "w", input: .init(path: "/in/photo.jpg"),
                                timings: .init(queued: now, started: now, finished: now, decode: 0, encode: 0, total: 0),
-                               status: .failed, error: ReportError(code: "truncated", message: "JPEG data ends early"))
+                               status: .failed, error: ReportError(code: .truncated, message: "JPEG data ends early"))
         XCTAssertEqual(JobLogLine.text(for: report, inputName: "photo.jpg"), "photo.jpg failed: truncated: JPEG data ends early")
     }
 }

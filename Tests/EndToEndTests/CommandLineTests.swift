@@ -38,6 +38,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(s.files(in: "out"), ["good.jpg"])
     }
 
+    /// A graphic that cannot be drawn fails the file with `draw_failed` and the reason, and
+    /// leaves no output: it is never drawn as a transparent layer.
+    func testAGraphicThatCannotBeDrawnFailsTheFileWithItsReason() throws {
+        let s = Scratch()
+        s.writeInPlace("a.png", try picture(width: 30, height: 20, format: .png))
+        s.writeInPlace("logo.svg", Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="4" height="2"/></svg>"#.utf8))
+        let result = try darkroom(["process", "--chain", "overlay_image image=\(s.path("logo.svg")) width=30000 height=30000",
+                                   s.path("a.png"), "-o", s.path("out.png"), "--reports", s.path("reports")])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("a.png failed: draw_failed: overlay_image: "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("would be drawn at 30000×30000"), result.stderr)
+        XCTAssertNil(s.read("out.png"))
+        let report = try XCTUnwrap(s.report("reports/a.png.json"))
+        XCTAssertEqual((report["error"] as? [String: Any])?["code"] as? String, "draw_failed")
+    }
+
     func testProcessKeepsOrStripsMetadata() throws {
         let s = Scratch()
         s.writeInPlace("tagged.jpg", try picture(width: 30, height: 20, format: .jpeg))

@@ -411,6 +411,12 @@ const unsigned char *dr_default_cmyk_profile(size_t *length);
 /* A grey profile with the sRGB tone curve, for one-channel outputs of sRGB pixels; made once. */
 const unsigned char *dr_icc_srgb_grey(size_t *length);
 
+/* The budget decoder helper threads are taken from (threads.c): `take` grants up to `wanted`
+ * threads without waiting (possibly 0), `give` returns them. Set once, before decoding. */
+typedef int (*dr_threads_take_fn)(int wanted);
+typedef void (*dr_threads_give_fn)(int count);
+void dr_set_thread_budget(dr_threads_take_fn take, dr_threads_give_fn give);
+
 /* CLOCK_MONOTONIC in nanoseconds: the clock of dr_read_options.deadline_ns. */
 uint64_t dr_monotonic_ns(void);
 

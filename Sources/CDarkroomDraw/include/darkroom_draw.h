@@ -154,7 +154,8 @@ typedef struct {
     double padding;
 } dr_text;
 
-/* The size in px of the box the text is drawn in (text, outline and padding). 0 or -1. */
+/* The size in px of the box the text is drawn in (text, outline and padding); 0×0 when the text
+   has nothing to draw (it is empty). 0 or -1. */
 int dr_text_measure(const dr_text *text, int *w, int *h, char *msg, size_t msg_size);
 
 /* Draws the text's box onto the transparent buffer `out` of w × h pixels (from dr_text_measure). */

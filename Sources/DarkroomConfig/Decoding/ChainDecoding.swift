@@ -73,6 +73,9 @@ extension ConfigDecoder {
                            error.message + colourHint(inner, parameter.flatMap { field(of: $0, at: error.location) }))
                 continue
             }
+            for warning in parameter?.bareAngleWarnings(raw, registry: registry) ?? [] {
+                warn(value.descendant(at: warning.location).mark, f.path(key) + warning.locationText, warning.message)
+            }
             if let parameter, parameter.kind.isFile, case .scalar(let written) = raw {
                 // Relative to the config's folder; loaded now, so a bad file is an error at its line.
                 let path = ConfigPath.resolve(written.trimmingCharacters(in: .whitespaces), against: baseDirectory)

@@ -13,6 +13,7 @@ final class ConfigDecoder {
     /// held to the config's `limits:` once they are read.
     var assets: any AssetResolver
     private(set) var diagnostics: [ConfigDiagnostic] = []
+    private(set) var warnings: [ConfigDiagnostic] = []
 
     init(file: String, baseDirectory: String, registry: FilterRegistry, assets: any AssetResolver) {
         self.file = file
@@ -25,6 +26,12 @@ final class ConfigDecoder {
     func error(_ mark: SourceMark, _ path: String, _ message: String) {
         let text = path.isEmpty ? message : "\(path): \(message)"
         diagnostics.append(ConfigDiagnostic(file: file, line: mark.line, column: mark.column, message: text))
+    }
+
+    /// Records `warning: path: message` at `mark`: valid, but likely not what was meant.
+    func warn(_ mark: SourceMark, _ path: String, _ message: String) {
+        warnings.append(ConfigDiagnostic(file: file, line: mark.line, column: mark.column,
+                                         message: "warning: " + (path.isEmpty ? message : "\(path): \(message)")))
     }
 
     /// `limits` + `max_pixels` → `limits.max_pixels`.

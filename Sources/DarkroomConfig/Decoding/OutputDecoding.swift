@@ -2,7 +2,7 @@ import DarkroomCodecs
 import DarkroomCore
 
 extension ConfigDecoder {
-    static let outputKeys = ["path", "format", "quality", "progressive", "chain"] + outputColorKeys + outputEncodingKeys
+    static let outputKeys = ["path", "format", "chain"] + outputColorKeys + outputEncodingKeys
 
     /// Nil when the output has no usable path or format.
     func decodeOutput(_ node: YAMLNode, path: String) -> (config: OutputConfig, mark: SourceMark)? {
@@ -13,15 +13,11 @@ extension ConfigDecoder {
             }
         }
         let format = template.flatMap { outputFormat(f, template: $0) }
-        let quality = optional(f, "quality", default: 90) { integer($0, $1, in: 1...100) }
-        refuseIfInapplicable(f, "quality", format: format)
-        let progressive = optional(f, "progressive", default: false) { boolean($0, $1) }
         let color = decodeOutputColor(f)
         let encoding = decodeEncoding(f, format: format)
         let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([], registry: registry, assets: assets)
         guard let template, let format else { return nil }
-        return (OutputConfig(pathTemplate: template, format: format, quality: quality, progressive: progressive,
-                             color: color, encoding: encoding, chain: chain), f.mark("path"))
+        return (OutputConfig(pathTemplate: template, format: format, color: color, encoding: encoding, chain: chain), f.mark("path"))
     }
 
     /// Unknown placeholders and a template that would make every input overwrite one file.
@@ -45,11 +41,11 @@ extension ConfigDecoder {
         let implied = ext.flatMap(ImageFormat.writable(fileExtension:))
         guard let node = f["format"] else {
             if implied == nil {
-                error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: jpeg, png, webp, avif or tiff")
+                error(f.mark("path"), f.path("path"), "cannot tell the format from " + (ext.map { "the extension \".\($0)\"" } ?? "a path without a fixed extension") + "; add format: " + ImageFormat.writableList)
             }
             return implied
         }
-        guard let word = word(node, f.path("format"), among: ["png", "jpeg", "jpg", "webp", "avif", "tiff", "tif"]) else { return nil }
+        guard let word = word(node, f.path("format"), among: ImageFormat.writableWords) else { return nil }
         let format = ImageFormat.writable(fileExtension: word)
         if let ext, let implied, let format, implied != format {
             error(node.mark, f.path("format"), "format \(format.rawValue) does not match the extension \".\(ext)\" of the path")

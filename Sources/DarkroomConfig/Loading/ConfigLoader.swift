@@ -60,6 +60,7 @@ public enum ConfigLoader {
             }.map(\.element))
         }
         config.sourceText = text
+        config.warnings = decoder.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         return config
     }
 }

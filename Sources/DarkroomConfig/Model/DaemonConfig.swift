@@ -23,6 +23,9 @@ public struct DaemonConfig: Sendable, Equatable {
     /// `cluster:` — run as one node of several sharing the watched folders through PostgreSQL;
     /// nil: alone, as always.
     public var cluster: ClusterConfig? = nil
+    /// What the config says that is valid but likely not meant (a bare angle of 90 is radians),
+    /// in file order; `darkroom check` prints them.
+    public var warnings: [ConfigDiagnostic] = []
 
     public init(workers: Int = 2, queueCapacity: Int = 512, limits: Limits = Limits(),
                 log: LogSettings = LogSettings(), watches: [WatchConfig],

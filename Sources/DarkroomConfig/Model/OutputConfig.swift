@@ -7,26 +7,28 @@ public struct OutputConfig: Sendable, Equatable {
     public var pathTemplate: String
     /// Given, or inferred from the template's extension.
     public var format: ImageFormat
-    /// JPEG, WebP and AVIF quality 1…100 (TIFF's with `compression: jpeg`); default 90.
-    public var quality: Int
-    /// Progressive JPEG (interlaced PNG); default false.
-    public var progressive: Bool
     /// Orientation and colour handling: `auto_orient`, `color`, `intent`.
     public var color: ColorOptions
-    /// Chroma, bit depth, compression and metadata.
+    /// The output options: quality, chroma, bit depth, compression, metadata, … (``OutputOption/all``).
     public var encoding: OutputEncoding
     /// The filters, applied in order. Empty means the input is re-encoded as it is.
     public var chain: ChainSpec
 
-    public init(pathTemplate: String, format: ImageFormat, quality: Int = 90,
-                progressive: Bool = false, color: ColorOptions = ColorOptions(), encoding: OutputEncoding = .init(),
+    /// `quality` and `progressive`, when given, override `encoding`'s.
+    public init(pathTemplate: String, format: ImageFormat, quality: Int? = nil,
+                progressive: Bool? = nil, color: ColorOptions = ColorOptions(), encoding: OutputEncoding = .init(),
                 chain: ChainSpec) {
         self.color = color
         self.pathTemplate = pathTemplate
         self.format = format
-        self.quality = quality
-        self.progressive = progressive
         self.encoding = encoding
+        if let quality { self.encoding.quality = quality }
+        if let progressive { self.encoding.progressive = progressive }
         self.chain = chain
     }
+
+    /// JPEG, WebP and AVIF quality 1…100 (TIFF's with `compression: jpeg`).
+    public var quality: Int { get { encoding.quality } set { encoding.quality = newValue } }
+    /// Progressive JPEG.
+    public var progressive: Bool { get { encoding.progressive } set { encoding.progressive = newValue } }
 }

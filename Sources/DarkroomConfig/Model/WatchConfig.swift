@@ -6,8 +6,8 @@ public struct WatchConfig: Sendable, Equatable {
     public var path: String
     /// Whether subfolders are watched too; default false.
     public var recursive: Bool
-    /// File-name globs, matched case-insensitively; default `*.jpg`, `*.jpeg`, `*.png`, `*.webp`,
-    /// `*.avif`, `*.heic`, `*.heif`, `*.tif`, `*.tiff` (the file is then read by its content).
+    /// File-name globs, matched case-insensitively; default ``defaultInclude`` (the file is then
+    /// read by its content).
     public var include: [String]
     /// How long a file must stay unchanged before it is taken; default 250.
     public var settleMilliseconds: Int

@@ -14,3 +14,7 @@ public protocol AnalysisFilter: Filter {
     /// estimate.
     var worstCase: any Filter { get }
 }
+
+extension AnalysisFilter {
+    public var kind: FilterKind { .analysis(self) }
+}

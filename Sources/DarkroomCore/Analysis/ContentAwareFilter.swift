@@ -5,3 +5,8 @@ public protocol ContentAwareFilter: RegionFilter {
     /// The analysis pass these parameters need, or nil.
     var analysis: (any AnalysisFilter)? { get }
 }
+
+extension ContentAwareFilter {
+    /// An analysis when these parameters need one, the filter itself otherwise.
+    public var kind: FilterKind { analysis.map { .analysis($0) } ?? .region(self) }
+}

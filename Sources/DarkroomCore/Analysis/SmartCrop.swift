@@ -172,6 +172,8 @@ struct SmartCrop: AnalysisFilter {
 struct SmartResize: AnalysisFilter, SourceShrinkable {
     static let descriptor = ResizeFilter.descriptor
     let resize: ResizeFilter
+    /// Region-shaped only so a source may shrink on load before it; it runs as an analysis.
+    var kind: FilterKind { .analysis(self) }
 
     init(resize: ResizeFilter) { self.resize = resize }
 

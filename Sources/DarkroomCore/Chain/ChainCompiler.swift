@@ -12,11 +12,10 @@ public enum ChainCompiler {
     /// Adds `filter` to `stages`, fused into the point stage before it when it is a point filter.
     static func append(_ filter: any Filter, named name: String, to stages: inout [CompiledChain.Stage]) {
         guard !filter.isIdentity else { return }
-        if let analysis = (filter as? any ContentAwareFilter)?.analysis {
+        switch filter.kind {
+        case .analysis(let analysis):
             stages.append(.analysis(name: name, filter: analysis))
-        } else if let analysis = filter as? any AnalysisFilter {
-            stages.append(.analysis(name: name, filter: analysis))
-        } else if let point = filter as? any PointFilter {
+        case .point(let point):
             if case .point(var names, let program)? = stages.last {
                 stages.removeLast()
                 names.append(name)
@@ -24,7 +23,7 @@ public enum ChainCompiler {
             } else {
                 stages.append(.point(names: [name], program: PointProgram(point.pointOperations)))
             }
-        } else if let region = filter as? any RegionFilter {
+        case .region(let region):
             stages.append(.region(name: name, filter: region))
         }
     }

@@ -14,10 +14,12 @@ public struct SubChainPlan: Sendable {
     /// input first (trim, normalise…), which a layer drawn strip by strip does not have.
     public static func layerProblem(_ filter: any Filter) -> String? {
         let name = type(of: filter).descriptor.name
-        if filter is any AnalysisFilter || (filter as? any ContentAwareFilter)?.analysis != nil {
-            return "\(name) measures its whole input first, which a layer does not have: use it outside the group"
+        let region: any RegionFilter
+        switch filter.kind {
+        case .analysis: return "\(name) measures its whole input first, which a layer does not have: use it outside the group"
+        case .point: return nil
+        case .region(let filter): region = filter
         }
-        guard let region = filter as? any RegionFilter else { return nil }
         // Sizes that tell a change apart: not square, odd, and tiny.
         for size in [Size(width: 640, height: 427), Size(width: 31, height: 57), Size(width: 1, height: 1)]
         where region.outputSize(for: size) != size {

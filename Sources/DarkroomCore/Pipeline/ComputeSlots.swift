@@ -29,7 +29,7 @@ public final class ComputeSlots: @unchecked Sendable {
 
     /// Takes up to `wanted` slots for helpers if they are free now and no job waits for its
     /// first slot, without waiting; returns how many.
-    func tryAcquire(upTo wanted: Int) -> Int {
+    public func tryAcquire(upTo wanted: Int) -> Int {
         condition.lock()
         defer { condition.unlock() }
         guard waiting == 0 else { return 0 }
@@ -46,7 +46,7 @@ public final class ComputeSlots: @unchecked Sendable {
         return waiting > 0
     }
 
-    func release(_ n: Int = 1) {
+    public func release(_ n: Int = 1) {
         condition.lock()
         free += n
         condition.broadcast()

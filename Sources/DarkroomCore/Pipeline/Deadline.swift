@@ -27,12 +27,15 @@ public enum PipelineError: Error, Sendable, Equatable {
     case timedOut
     /// A kernel read pixels outside the region it declared (a bug in that filter, named here).
     case kernelReadOutsideItsRegion(String)
+    /// A kernel cannot render (``PixelKernel/failure``): a graphic that could not be drawn.
+    case kernelCannotRender(String)
 }
 
 extension PipelineError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .timedOut: "the time limit passed"
+        case .kernelCannotRender(let why): why
         case .kernelReadOutsideItsRegion(let kernel):
             "internal error: \(kernel) read pixels outside the region it declared; please report this with the chain"
         }

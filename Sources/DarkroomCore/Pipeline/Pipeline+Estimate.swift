@@ -120,7 +120,7 @@ extension Pipeline {
             }
             worst = max(worst, bytes)
         }
-        return fixed + worst + rendering * scratchPerThread
+        return fixed + kernelHeldBytes + worst + rendering * scratchPerThread
     }
 
     /// For each node, each band's first and last output strip (`born`, `death`): a band is

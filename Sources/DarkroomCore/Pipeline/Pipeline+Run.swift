@@ -13,6 +13,7 @@ extension Pipeline {
                                      executor: StripExecutor = StripExecutor(), deadline: Deadline? = nil,
                                      slots: ComputeSlots = .shared) throws -> RenderStats {
         precondition(source.size == sourceSize, "the source delivers \(source.size), the pipeline expects \(sourceSize)")
+        if let failure = kernelFailure { throw PipelineError.kernelCannotRender(failure) }
         let started = Deadline.now()
         let quantiser = sink.quantiser
         let run = PipelineRun(self, source: source, deadline: deadline, rgb8Sink: quantiser.takesRGB8Rows, threads: executor.concurrency)

@@ -68,6 +68,25 @@ public struct Pipeline: Sendable {
         outputSize.area * 4 <= sourceSize.area ? 1 : 2
     }
 
+    /// The kernels the nodes run, with the filters each node computes.
+    private var kernels: [(kernel: any PixelKernel, names: [String])] {
+        nodes.compactMap { node in
+            switch node.producer {
+            case .source: nil
+            case .kernel(let kernel, _): (kernel, node.names)
+            case .randomAccess(let kernel, _, _): (kernel, node.names)
+            }
+        }
+    }
+
+    /// Bytes the kernels hold for the whole render beside the bands (drawn rasters).
+    public var kernelHeldBytes: Int { kernels.reduce(0) { $0 + $1.kernel.heldBytes } }
+
+    /// Why some kernel cannot render (``PixelKernel/failure``), naming its filters, or nil.
+    public var kernelFailure: String? {
+        kernels.lazy.compactMap { k in k.kernel.failure.map { "\(k.names.joined(separator: ", ")): \($0)" } }.first
+    }
+
     /// Every node's size and the filters it computes, in order (the source first).
     public var nodeSizes: [(names: [String], size: Size)] { nodes.map { ($0.names, $0.size) } }
 

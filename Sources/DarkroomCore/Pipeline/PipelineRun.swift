@@ -98,6 +98,7 @@ final class PipelineRun: @unchecked Sendable {
         self.uses = uses
         self.stores = stores
         for store in stores { if let store { memory.allocated(store.size.area * store.pixelBytes) } }
+        memory.allocated(pipeline.kernelHeldBytes)
         states = uses.map { [BandState](repeating: .pending, count: $0.count) }
         nanoseconds = [UInt64](repeating: 0, count: nodes.count)
         storeFilled = [Int](repeating: 0, count: nodes.count)
@@ -109,6 +110,7 @@ final class PipelineRun: @unchecked Sendable {
             for case .ready(let p) in bands { memory.release(p, count: bandPixels(n)) }
         }
         for store in stores { if let store { memory.freed(store.size.area * store.pixelBytes) } }
+        memory.freed(pipeline.kernelHeldBytes)
     }
 
     var bandCountOfOutput: Int { states[states.count - 1].count }

@@ -48,6 +48,15 @@ public protocol PixelKernel: Sendable {
     /// threads at once, each with views of its own piece's regions (``PipelineRun``'s pieces):
     /// declared by kernels checked to read their views only by absolute coordinates.
     var rendersInColumnPieces: Bool { get }
+
+    /// Bytes the kernel holds for the whole render beside its bands, measured on what it holds
+    /// (a drawn graphic's or a text block's raster): the memory estimate adds them, and a render
+    /// counts them as held from its start, so the estimate-covers-peak checks see them.
+    var heldBytes: Int { get }
+
+    /// Why the kernel cannot render, or nil (a graphic that could not be drawn, or that would be
+    /// drawn larger than a raster may be): the render stops with it before anything is decoded.
+    var failure: String? { get }
 }
 
 extension PixelKernel {
@@ -55,6 +64,8 @@ extension PixelKernel {
 
     public var preservesGrey: Bool { true }
     public var rendersInColumnPieces: Bool { false }
+    public var heldBytes: Int { 0 }
+    public var failure: String? { nil }
 
     public func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool {
         preservesOpacity && opaqueInputs.allSatisfy { $0 }

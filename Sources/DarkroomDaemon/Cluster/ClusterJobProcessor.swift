@@ -56,7 +56,7 @@ struct ClusterJobProcessor: Sendable {
 
         if job.attempts > cluster.maxAttempts {
             let why = job.lastError.map { ": \($0)" } ?? " (a node stopped while it held it)"
-            let report = draft.finish(.failed, ReportError(code: "gave_up",
+            let report = draft.finish(.failed, ReportError(code: .gaveUp,
                 message: "tried \(job.attempts - 1) times\(why); cluster.max_attempts is \(cluster.maxAttempts)"))
             return publish(report, job: job, layout: layout, path: path, reportPath: reportPath, lease: lease, fence: fence)
         }

@@ -34,7 +34,7 @@ struct JobPlan: Sendable {
                      facts: InputFacts = InputFacts(), limits: Limits, executor: StripExecutor) throws(ReportError) -> JobPlan {
         let fullSize = Size(width: header.width, height: header.height)
         guard fullSize.area <= limits.maxPixels else {
-            throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
+            throw ReportError(code: .tooLarge, message:
                 "the image is \(fullSize) (\(fullSize.area) pixels), more than limits.max_pixels (\(limits.maxPixels))")
         }
         var planned = [Output]()
@@ -45,7 +45,7 @@ struct JobPlan: Sendable {
             do throws(ParameterError) {
                 filters = try output.chain.resolve(seed: seed, facts: facts)
             } catch {
-                throw ReportError(code: "chain_failed", message: "\(RawName.display(path)): \(error.message)")
+                throw ReportError(code: .chainFailed, message: "\(RawName.display(path)): \(error.message)")
             }
             let chain = ChainCompiler.compile(filters)
             let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight,
@@ -54,7 +54,7 @@ struct JobPlan: Sendable {
             // "resize (down)"); the renderer checks its nodes again.
             let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.uprightSize))
             if let (names, size) = (Array(stages) + rendering.pipeline.nodeSizes).first(where: { $0.1.area > limits.maxPixels }) {
-                throw ReportError(code: CodecError.Code.tooLarge.rawValue, message:
+                throw ReportError(code: .tooLarge, message:
                     "\(RawName.display(path)): \(names.joined(separator: ", ")) would make a \(size) image, "
                     + "more than limits.max_pixels (\(limits.maxPixels))")
             }

@@ -74,7 +74,7 @@ public struct JobRunner: Sendable {
             report.input.sha256 = try sha256()
         } catch {
             report.status = .failed
-            report.error = report.error ?? ReportError(code: CodecError.Code.io.rawValue, message: error.description)
+            report.error = report.error ?? ReportError(code: .io, message: error.description)
         }
         return .finished(report)
     }
@@ -97,7 +97,7 @@ public struct JobRunner: Sendable {
             do throws(CodecError) {
                 if keepsMetadata { (header, metadata) = try ImageCodec.readHeader(input) } else { (header, metadata) = (try ImageCodec.readInfo(input), nil) }
             } catch {
-                throw ReportError(code: error.code.rawValue, message: error.message)
+                throw ReportError(code: error.code, message: error.message)
             }
             draft.fill(from: header)
             guard !spec.outputs.isEmpty else {
@@ -105,7 +105,7 @@ public struct JobRunner: Sendable {
                 do throws(CodecError) {
                     _ = try ImageCodec.decode(input, limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes))
                 } catch {
-                    throw ReportError(code: error.code.rawValue, message: error.message)
+                    throw ReportError(code: error.code, message: error.message)
                 }
                 return .finished(draft.finish(.skipped))
             }
@@ -126,7 +126,7 @@ public struct JobRunner: Sendable {
             case .granted: break
             case .gaveUp: return .abandoned
             case .neverFits:
-                return .finished(draft.finish(.failed, ReportError(code: CodecError.Code.tooLarge.rawValue, message:
+                return .finished(draft.finish(.failed, ReportError(code: .tooLarge, message:
                     "processing it needs about \(Self.mebibytes(estimate)) of memory at its peak, more than the whole budget "
                     + "(\(Self.mebibytes(budget.total))); raise limits.max_memory (or the unit's MemoryMax=) or lower limits.max_pixels")))
             }
@@ -176,23 +176,23 @@ public struct JobRunner: Sendable {
     static func reportError(for error: InputFile.OpenError, path: String, limits: Limits) -> ReportError {
         switch error {
         case .tooLarge(let size):
-            ReportError(code: CodecError.Code.tooLarge.rawValue,
+            ReportError(code: .tooLarge,
                         message: "the file has \(size) bytes, more than limits.max_file_bytes (\(limits.maxFileBytes))")
         case .gone:
-            ReportError(code: CodecError.Code.io.rawValue, message: FileError("read", path, errno: ENOENT).description)
+            ReportError(code: .io, message: FileError("read", path, errno: ENOENT).description)
         case .notRegularFile:
-            ReportError(code: CodecError.Code.io.rawValue, message: "\(RawName.display(path)) is not a regular file")
+            ReportError(code: .io, message: "\(RawName.display(path)) is not a regular file")
         case .beingWritten:
-            ReportError(code: CodecError.Code.io.rawValue, message: "\(RawName.display(path)) is open for writing")
+            ReportError(code: .io, message: "\(RawName.display(path)) is open for writing")
         case .system(let e):
-            ReportError(code: CodecError.Code.io.rawValue, message: e.description)
+            ReportError(code: .io, message: e.description)
         }
     }
 
     /// Runs a file step, its error as the report's `write_failed`.
     private static func writing<T>(_ body: () throws(FileError) -> T) throws(ReportError) -> T {
         do throws(FileError) { return try body() } catch {
-            throw ReportError(code: "write_failed", message: error.description)
+            throw ReportError(code: .writeFailed, message: error.description)
         }
     }
 

@@ -52,7 +52,7 @@ enum OutputPlacement {
                 try attempt(bytes, path, .replace, owner.mark)
                 return Placed(path: path, conflict: .init(action: .overwritten, otherInput: other.map(RawName.display)))
             case .fail:
-                throw ReportError(code: "output_exists", message:
+                throw ReportError(code: .outputExists, message:
                     "\(RawName.display(path)) already holds the output of \(other.map(RawName.display) ?? "another input") "
                     + "(on_conflict: fail); add {dir} or {ext} to the output path, or set on_conflict: number")
             case .number:
@@ -80,7 +80,7 @@ enum OutputPlacement {
             try attempt(bytes, path, .replace, owner.mark)
             return true
         } catch {
-            throw ReportError(code: "write_failed", message: error.description)
+            throw ReportError(code: .writeFailed, message: error.description)
         }
     }
 
@@ -89,7 +89,7 @@ enum OutputPlacement {
         do throws(FileError) {
             try store(bytes, path, placement, mark)
         } catch {
-            throw ReportError(code: "write_failed", message: error.description)
+            throw ReportError(code: .writeFailed, message: error.description)
         }
     }
 

@@ -27,10 +27,10 @@ enum OutputRendering {
         } catch {
             if error.code == .timeout { throw ReportError.timeout(limits: limits) }
             if error.code == .writeFailed {
-                throw ReportError(code: error.code.rawValue, message: "cannot write \(RawName.display(plan.path)): \(error.message)")
+                throw ReportError(code: error.code, message: "cannot write \(RawName.display(plan.path)): \(error.message)")
             }
             let message = error.code == .encodeFailed ? "\(RawName.display(plan.path)): \(error.message)" : error.message
-            throw ReportError(code: error.code.rawValue, message: message)
+            throw ReportError(code: error.code, message: message)
         }
     }
 }
@@ -38,7 +38,7 @@ enum OutputRendering {
 extension ReportError {
     /// The job ran past `limits.max_seconds`.
     static func timeout(limits: Limits) -> ReportError {
-        ReportError(code: CodecError.Code.timeout.rawValue, message: "the file took longer than limits.max_seconds "
+        ReportError(code: .timeout, message: "the file took longer than limits.max_seconds "
                     + "(\(limits.maxSeconds) s); raise it if such files are expected")
     }
 }

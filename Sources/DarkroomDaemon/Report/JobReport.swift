@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import Foundation
 
 /// What became of one input: the JSON file written next to every processed image.
@@ -301,16 +302,13 @@ public struct JobReport: Codable, Sendable, Equatable {
     }
 }
 
-/// Why a job failed: a stable machine code and a sentence for people.
-///
-/// Codes: the codec's (`not_an_image`, `corrupt`, `truncated`, `unsupported`, `too_large`,
-/// `io`, `encode_failed`) and the daemon's (`chain_failed`, `write_failed`, `output_exists`,
-/// `timeout`).
+/// Why a job failed: a stable machine code (an ``ErrorCode``'s raw value) and a sentence for people.
 public struct ReportError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
+    /// As the report holds it; a report read back may come from another version of darkroom.
     public var code: String
     public var message: String
 
-    public init(code: String, message: String) { (self.code, self.message) = (code, message) }
+    public init(code: ErrorCode, message: String) { (self.code, self.message) = (code.rawValue, message) }
 
     public var description: String { "\(code): \(message)" }
 }

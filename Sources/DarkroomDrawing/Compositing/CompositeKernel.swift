@@ -17,6 +17,8 @@ struct CompositeKernel: PixelKernel {
     /// Every mode keeps a grey backdrop grey under a grey layer (hue and saturation included:
     /// a grey has no hue and no saturation to give).
     var preservesGrey: Bool { layer.isGrey }
+    var heldBytes: Int { layer.heldBytes }
+    var failure: String? { layer.failure }
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let r = target.rect

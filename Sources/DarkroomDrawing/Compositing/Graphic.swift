@@ -9,7 +9,7 @@ struct Graphic: Sendable {
     /// The size it has when not scaled: an image's pixels; an SVG's width and height (or its
     /// viewBox); nil when the SVG says neither.
     let naturalSize: (width: Double, height: Double)?
-    private let cache = Once<Size, RenderedImage>()
+    private let cache = Once<Size, Result<RenderedImage, DrawFailure>>()
 
     /// Pixels a scaled image or an SVG may be drawn at (1 GiB as ARGB32); larger is not drawn,
     /// since it would be rendered whole before the first strip.
@@ -37,17 +37,25 @@ struct Graphic: Sendable {
     /// repeated beyond that as `edge` says (transparent, repeat or mirror) and limited to `clip`,
     /// over an output of `imageSize`.
     func layer(origin: (x: Int, y: Int), size: Size, edge: EdgeMode, clip: Rect?, in imageSize: Size) -> any Layer {
-        let drawn: any ImageAsset
-        guard size.area <= Self.largestDrawn else { return ColorLayer(color: .zero, coverage: Rect(x: 0, y: 0, width: 0, height: 0)) }
+        guard size.area <= Self.largestDrawn else {
+            return FailedLayer("\(asset.identity.path) would be drawn at \(size.width)×\(size.height), more than the "
+                               + "\(Self.largestDrawn) pixels a drawn graphic may have: draw it smaller")
+        }
+        let made: Result<RenderedImage, DrawFailure>
         switch asset {
         case .image(let image) where image.size == size:
-            drawn = image
+            return PlacedImageLayer(image: image, origin: origin, edge: edge, clip: clip, in: imageSize)
         case .image(let image):
             // Scaled once, whole: painting it per strip would let pixman's bilinear stepping
             // depend on where a strip starts, and strips must not change a pixel.
-            drawn = cache.value(for: size) { Self.scale(image, to: size) }
+            made = cache.value(for: size) { .success(Self.scale(image, to: size)) }
         case .svg(let document):
-            drawn = cache.value(for: size) { Self.render(document, size) }
+            made = cache.value(for: size) { Self.render(document, size) }
+        }
+        let drawn: RenderedImage
+        switch made {
+        case .success(let image): drawn = image
+        case .failure(let failure): return FailedLayer(failure.message)
         }
         return PlacedImageLayer(image: drawn, origin: origin, edge: edge, clip: clip, in: imageSize)
     }
@@ -65,9 +73,9 @@ struct Graphic: Sendable {
         return RenderedImage(identity: image.identity, size: size, argb: pixels)
     }
 
-    /// The document rendered into a `size` viewport; transparent if librsvg fails (it parsed
-    /// when the config loaded, so only memory can be lacking).
-    private static func render(_ document: DataAsset, _ size: Size) -> RenderedImage {
+    /// The document rendered into a `size` viewport, or why librsvg could not render it (it
+    /// parsed when the config loaded; a document can still fail to render).
+    private static func render(_ document: DataAsset, _ size: Size) -> Result<RenderedImage, DrawFailure> {
         var pixels = [UInt32](repeating: 0, count: size.area)
         if size.area > 0 {
             var message = [CChar](repeating: 0, count: 256)
@@ -76,8 +84,16 @@ struct Graphic: Sendable {
                     dr_svg_render(bytes.baseAddress, bytes.count, Int32(size.width), Int32(size.height), $0.baseAddress, &message, message.count)
                 }
             }
-            if status != 0 { pixels = [UInt32](repeating: 0, count: size.area) }
+            if status != 0 {
+                return .failure(DrawFailure(message: "\(document.identity.path): the SVG document could not be drawn at "
+                                            + "\(size.width)×\(size.height) (\(String(cMessage: message)))"))
+            }
         }
-        return RenderedImage(identity: document.identity, size: size, argb: pixels)
+        return .success(RenderedImage(identity: document.identity, size: size, argb: pixels))
     }
+}
+
+/// Why a graphic or a text block could not be drawn, in words for the report.
+struct DrawFailure: Error {
+    let message: String
 }

@@ -10,6 +10,27 @@ protocol Layer: Sendable {
     var isGrey: Bool { get }
     /// Premultiplied pixels of `rect` (transparent outside ``coverage``), row-major into `out`.
     func render(_ rect: Rect, into out: UnsafeMutablePointer<Pixel>)
+    /// Bytes of the raster it draws from that were drawn for this layer (a scaled image, an
+    /// SVG or text rendering), not the shared assets'.
+    var heldBytes: Int { get }
+    /// Why it cannot be drawn, or nil.
+    var failure: String? { get }
+}
+
+extension Layer {
+    var heldBytes: Int { 0 }
+    var failure: String? { nil }
+}
+
+/// A layer that could not be made: the render stops with `failure` before anything is decoded.
+struct FailedLayer: Layer {
+    let failure: String?
+    var coverage: Rect { Rect(x: 0, y: 0, width: 0, height: 0) }
+    var isGrey: Bool { true }
+    init(_ why: String) { failure = why }
+    func render(_ rect: Rect, into out: UnsafeMutablePointer<Pixel>) {
+        out.update(repeating: .zero, count: rect.width * rect.height)
+    }
 }
 
 /// One colour over the whole image.
@@ -42,6 +63,7 @@ struct PlacedImageLayer: Layer {
     }
 
     var isGrey: Bool { image.isGrey }
+    var heldBytes: Int { (image as? RenderedImage)?.byteCount ?? 0 }
 
     func render(_ rect: Rect, into out: UnsafeMutablePointer<Pixel>) {
         var i = 0

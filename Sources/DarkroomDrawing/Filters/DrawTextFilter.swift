@@ -48,7 +48,7 @@ public struct DrawTextFilter: RegionFilter {
     let padding: Length
     let align: Int32
     let maxWidth: Length?
-    private let cache = Once<TextBox, RenderedImage?>()
+    private let cache = Once<TextBox, Result<RenderedImage?, DrawFailure>>()
 
     /// What the rendered block depends on besides the filter's own values: sizes in pixels.
     private struct TextBox: Hashable, Sendable {
@@ -81,19 +81,22 @@ public struct DrawTextFilter: RegionFilter {
         let px = size.pixels(of: input.height)
         let box = TextBox(size: px, maxWidth: maxWidth?.pixels(of: input.width) ?? 0)
         let layer: any Layer
-        if let block = cache.value(for: box, { render(box) }) {
-            let origin = placement.origin(of: block.size, in: input)
-            layer = PlacedImageLayer(image: block, origin: origin, in: input)
-        } else {
+        switch cache.value(for: box, { render(box) }) {
+        case .success(let block?):
+            layer = PlacedImageLayer(image: block, origin: placement.origin(of: block.size, in: input), in: input)
+        case .success(nil):
             layer = ColorLayer(color: .zero, coverage: Rect(x: 0, y: 0, width: 0, height: 0))
+        case .failure(let failure):
+            layer = FailedLayer(failure.message)
         }
         return KernelPlan(CompositeKernel(size: input, layer: layer, mode: blend, opacity: Float(opacity)))
     }
 
     /// The text block drawn by Pango and cairo; nil when there is nothing to draw (an empty
-    /// text, a size of 0) or it would be larger than ``Graphic/largestDrawn``.
-    private func render(_ box: TextBox) -> RenderedImage? {
-        guard box.size >= 0.5 else { return nil }
+    /// text, a size of 0); a failure when Pango fails or the block would be larger than
+    /// ``Graphic/largestDrawn``.
+    private func render(_ box: TextBox) -> Result<RenderedImage?, DrawFailure> {
+        guard box.size >= 0.5 else { return .success(nil) }
         func ofSize(_ l: Length) -> Double { l.isPercent ? l.value / 100 * box.size : l.value }
         func rgba(_ c: RGBA?) -> (Double, Double, Double, Double) { c.map { ($0.r, $0.g, $0.b, $0.a) } ?? (0, 0, 0, 0) }
         return text.withCString { textPointer in
@@ -111,12 +114,19 @@ public struct DrawTextFilter: RegionFilter {
                 spec.padding = ofSize(padding)
                 var (w, h) = (Int32(0), Int32(0))
                 var message = [CChar](repeating: 0, count: 256)
-                guard dr_text_measure(&spec, &w, &h, &message, message.count) == 0, Int(w) * Int(h) <= Graphic.largestDrawn else { return nil }
+                guard dr_text_measure(&spec, &w, &h, &message, message.count) == 0 else {
+                    return .failure(DrawFailure(message: "the text could not be laid out (\(String(cMessage: message)))"))
+                }
+                guard w > 0, h > 0 else { return .success(nil) }
+                guard Int(w) * Int(h) <= Graphic.largestDrawn else {
+                    return .failure(DrawFailure(message: "the text block would be \(w)×\(h), more than the \(Graphic.largestDrawn) "
+                                                + "pixels a drawn block may have: make it smaller"))
+                }
                 var pixels = [UInt32](repeating: 0, count: Int(w) * Int(h))
                 let status = pixels.withUnsafeMutableBufferPointer { dr_text_render(&spec, w, h, $0.baseAddress, &message, message.count) }
-                guard status == 0 else { return nil }
+                guard status == 0 else { return .failure(DrawFailure(message: "the text could not be drawn (\(String(cMessage: message)))")) }
                 let identity = AssetIdentity(path: "draw_text", sha256: "")
-                return RenderedImage(identity: identity, size: Size(width: Int(w), height: Int(h)), argb: pixels)
+                return .success(RenderedImage(identity: identity, size: Size(width: Int(w), height: Int(h)), argb: pixels))
             }
         }
     }

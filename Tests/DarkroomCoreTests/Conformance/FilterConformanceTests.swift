@@ -21,11 +21,10 @@ final class FilterConformanceTests: XCTestCase {
         var chain: CompiledChain { CompiledChain(stages: [stage]) }
         /// The filter as a stage, never dropped as an identity (the checks must run it).
         var stage: CompiledChain.Stage {
-            switch filter.filter {
-            case let point as any PointFilter: .point(names: [filter.name], program: PointProgram(point.pointOperations))
-            case let analysis as any AnalysisFilter: .analysis(name: filter.name, filter: analysis)
-            case let region as any RegionFilter: .region(name: filter.name, filter: region)
-            default: preconditionFailure("\(filter.name) is neither a point nor a region filter")
+            switch filter.filter.kind {
+            case .point(let point): .point(names: [filter.name], program: PointProgram(point.pointOperations))
+            case .analysis(let analysis): .analysis(name: filter.name, filter: analysis)
+            case .region(let region): .region(name: filter.name, filter: region)
             }
         }
 

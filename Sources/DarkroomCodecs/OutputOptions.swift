@@ -1,0 +1,61 @@
+/// The output options: the one table (see ``OutputOption`` for how to add one).
+extension OutputOption {
+    public static let quality = OutputOption(
+        "quality", "Lossy quality; TIFF's with compression: jpeg.",
+        [Form([.jpeg, .webp, .avif, .tiff], .integer(1...100), default: .integer(90))])
+
+    public static let progressive = OutputOption(
+        "progressive", "Progressive JPEG (a coarse picture first, refined as it loads).",
+        [Form([.jpeg], .boolean, default: .boolean(false))])
+
+    public static let chroma = OutputOption(
+        "chroma", "Chroma sampling: auto is 4:4:4 at quality 90 and above, 4:2:0 below.",
+        [Form([.jpeg], .choice(EncodeOptions.Chroma.allCases.map(\.rawValue)), default: .word(EncodeOptions.Chroma.auto.rawValue))])
+
+    public static let bitDepth = OutputOption(
+        "bit_depth", "Bits per sample.",
+        [Form([.png, .tiff], .integerChoice([8, 16]), default: nil, defaultText: "as the input"),
+         Form([.avif], .integerChoice([8, 10]), default: nil, defaultText: "8; 10 through libavif")],
+        refusals: [.jpeg: "JPEG is always 8-bit", .webp: "WebP is always 8-bit"])
+
+    public static let compression = OutputOption(
+        "compression", "PNG: zlib level, 0 fastest to 9 smallest. TIFF: how strips or tiles are compressed.",
+        [Form([.png], .integer(0...9), default: .integer(6)),
+         Form([.tiff], .choice(EncodeOptions.TIFFCompression.allCases.map(\.rawValue)),
+              default: .word(EncodeOptions.TIFFCompression.none.rawValue))],
+        refusals: Dictionary(uniqueKeysWithValues: [ImageFormat.jpeg, .webp, .avif].map {
+            ($0, "the size of JPEG, WebP and AVIF is set by quality")
+        }))
+
+    public static let lossless = OutputOption(
+        "lossless", "Lossless WebP: the pixels come back exactly.",
+        [Form([.webp], .boolean, default: .boolean(false))])
+
+    public static let effort = OutputOption(
+        "effort", "How hard the encoder works. WebP: 0 fastest, 6 smallest (libwebp's method). PNG: 0 rows unfiltered "
+            + "(flat graphics), 1 a filter per row and run-length matching (photos, fastest), 2 a filter per row and full deflate.",
+        [Form([.webp], .integer(0...6), default: .integer(4)),
+         Form([.png], .integer(0...2), default: .integer(2))])
+
+    public static let speed = OutputOption(
+        "speed", "libaom's speed: 0 slowest and smallest, 9 fastest.",
+        [Form([.avif], .integer(0...9), default: .integer(5))])
+
+    public static let tiled = OutputOption(
+        "tiled", "256×256 tiles instead of strips.",
+        [Form([.tiff], .boolean, default: .boolean(false))])
+
+    public static let metadata = OutputOption(
+        "metadata", "Which of the input's EXIF, XMP and IPTC are carried over (copyright: only who made and owns the picture).",
+        [Form(ImageFormat.writableFormats, .choice(MetadataPolicy.Content.allCases.map(\.rawValue)),
+              default: .word(MetadataPolicy.Content.keep.rawValue))])
+
+    public static let gps = OutputOption(
+        "gps", "Keep the GPS position (with metadata: keep); false (--no-gps) removes it.",
+        [Form(ImageFormat.writableFormats, .boolean, default: .boolean(true))])
+
+    /// Every output option, in the order the help lists them.
+    public static let all: [OutputOption] = [
+        quality, progressive, chroma, bitDepth, compression, lossless, effort, speed, tiled, metadata, gps,
+    ]
+}

@@ -1,0 +1,124 @@
+import DarkroomCodecs
+import DarkroomCore
+import DarkroomTestSupport
+import Foundation
+import XCTest
+@testable import DarkroomDaemon
+
+/// The threads darkroom starts come out of the compute slots (``ComputeSlots/shared``) or the
+/// stated allowance (``DecoderThreads``): a job may run one decoder helper and one hashing
+/// thread beyond the slots. Threads are counted the way `top -H` does, in /proc/self/task.
+final class ThreadBudgetTests: XCTestCase {
+    /// Counts this process's threads every half millisecond while it runs; the highest count seen.
+    private final class ThreadSampler: @unchecked Sendable {
+        private let lock = NSLock()
+        private var highest = 0
+        private var stopped = false
+        private let done = DispatchSemaphore(value: 0)
+
+        static func threads() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+        }
+
+        init() {
+            Thread.detachNewThread { [self] in
+                while !lock.withLock({ stopped }) {
+                    let n = Self.threads()
+                    lock.withLock { highest = max(highest, n) }
+                    usleep(500)
+                }
+                done.signal()
+            }
+        }
+
+        /// Stops sampling; the highest count, the sampler's own thread included.
+        func stop() -> Int {
+            lock.withLock { stopped = true }
+            done.wait()
+            return lock.withLock { highest }
+        }
+    }
+
+    private func heic(in folder: TemporaryFolder, side: Int) throws -> [UInt8] {
+        let png = folder.write("src.png", try encodedCard(width: side, height: side, format: .png))
+        try ToolProcess.run("/usr/bin/heif-enc", ["-q", "60", png, "-o", folder.file("photo.heic")])
+        return try FileIO.read(folder.file("photo.heic"))
+    }
+
+    /// A TIFF of many LZW strips, read in place: its reader reads the next strip ahead on a thread.
+    private func stripedTIFF(in folder: TemporaryFolder) throws -> String {
+        let png = folder.write("scan.png", try encodedCard(width: 1200, height: 900, format: .png))
+        let plain = folder.file("plain.tif"), tif = folder.file("scan.tif")
+        try ToolProcess.run("/usr/bin/vips", ["tiffsave", png, plain])
+        try ToolProcess.run("/usr/bin/tiffcp", ["-c", "lzw", "-r", "8", plain, tif])
+        return tif
+    }
+
+    /// With every slot taken, a HEVC decode runs one worker (its caller waits on it), not one
+    /// per core; with a slot free it may take it. A grid HEIC's tiles no longer get threads of
+    /// libheif's own either.
+    func testAHEVCDecodeRunsNoMoreWorkersThanTheFreeSlots() throws {
+        let folder = TemporaryFolder()
+        let photo = try heic(in: folder, side: 1024)
+        // The codecs' fixture: a 3×2 grid of HEVC tiles.
+        let grid = try FileIO.read(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../DarkroomCodecsTests/Fixtures/grid.heic").standardized.path)
+        let slots = ComputeSlots.shared
+        let held = slots.tryAcquire(upTo: slots.count)
+        XCTAssertEqual(held, slots.count, "another test holds slots")
+        defer { slots.release(held) }
+        for (name, bytes) in [("photo", photo), ("grid", grid)] {
+            for free in Set([0, min(1, slots.count)]) {
+                slots.release(free)
+                let sampler = ThreadSampler()
+                usleep(2000)
+                let before = ThreadSampler.threads()
+                _ = try ImageDecoder(bytes)
+                let most = sampler.stop()
+                XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode gave its slots back")
+                XCTAssertLessThanOrEqual(most - before, max(1, free), "\(name) with \(free) slots free: \(most - before) threads started")
+            }
+        }
+    }
+
+    /// A HEIC, a TIFF read in place and a file being hashed at once: never more threads than
+    /// the slots plus each job's allowance (one decoder helper, one hashing thread) plus the
+    /// test's own three.
+    func testAHEICATIFFAndAHashingJobTogetherStayInTheBudget() throws {
+        let folder = TemporaryFolder()
+        let photo = try heic(in: folder, side: 1536)
+        let tif = try stripedTIFF(in: folder)
+        let big = folder.write("big.bin", [UInt8](repeating: 7, count: 64 << 20))
+        let sampler = ThreadSampler()
+        usleep(2000)
+        let before = ThreadSampler.threads()
+        let group = DispatchGroup()
+        let failures = Locked([String]())
+        func job(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
+            group.enter()
+            Thread.detachNewThread {
+                do { try body() } catch { failures.withLock { $0.append("\(name): \(error)") } }
+                group.leave()
+            }
+        }
+        job("heic") { _ = try ImageDecoder(photo) }
+        job("tiff") {
+            let input = try InputFile.open(tif, maxBytes: 1 << 30, lease: false)
+            let decoder = try ImageDecoder(input.content)
+            let rows = UnsafeMutablePointer<Pixel>.allocate(capacity: decoder.size.width * 16)
+            defer { rows.deallocate() }
+            var y = 0
+            while y < decoder.size.height {
+                let n = min(16, decoder.size.height - y)
+                try decoder.readRows(count: n, into: rows, stride: decoder.size.width)
+                y += n
+            }
+        }
+        job("hash") { _ = try InputFile.open(big, maxBytes: 1 << 30, lease: false).sha256() }
+        group.wait()
+        let most = sampler.stop()
+        XCTAssertEqual(failures.current, [])
+        let allowance = 3 /* jobs */ * 2 /* decoder helper + hashing thread */
+        XCTAssertLessThanOrEqual(most - before, ComputeSlots.shared.count + allowance + 3 /* the test's job threads */)
+    }
+}
