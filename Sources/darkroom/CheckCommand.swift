@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomCodecs
 import DarkroomDrawing
 import DarkroomConfig
 import DarkroomDaemon
