@@ -1,4 +1,4 @@
-# The two commands the README gives: `make demo` and `make test`.
+# The two commands the README gives: `make demo` and `make test`. (`make bench`: docs/performance.md)
 SWIFT ?= swift
 CONFIG ?= config.example.yaml
 

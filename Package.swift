@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "DarkroomDaemon",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "CInotifyTools", "CSHA", "CLinuxFiles", "CPostgres",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "CInotifyTools", "CSHA", "CLinuxFiles", "CPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -5,7 +5,7 @@
 #   - cluster mode with 1 node of 2 workers (the same work plus the database: its overhead),
 #   - 2 nodes of 1 worker and 3 nodes of 1 worker (the same machine: they share its cores),
 # in ROUNDS paired rounds (the plain daemon first in each), and the claim/ack cycles one
-# PostgreSQL sustains (`darkroom cluster bench`), from which the README's "nodes per database".
+# PostgreSQL sustains (`darkroom cluster bench`), from which docs/cluster.md's "nodes per database".
 # Starts a PostgreSQL of its own in a temporary folder (as the postgres user when run as root).
 # Needs a release build (make bench); nodes scan every SCAN seconds (default 0.25); ROUNDS=0
 # measures the claim/ack cycles only.

@@ -23,6 +23,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libpq-dev            # cluster mode talks to PostgreSQL through libpq
           mount                # the lazy-library test hides libcairo/libpq by bind-mounting over them (its own mount namespace)
           postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
+          groff-base man-db    # darkroom.yaml(5) is rendered by groff and man in the tests
           python3-scipy)       # PchipInterpolator: the reference for the curves filter
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)

@@ -4,8 +4,8 @@
 # service is active, a photo dropped in becomes a thumbnail and an ok report, `darkroom status`
 # and `darkroom report` see it, and the journal holds only darkroom's own lines.
 #
-# The Debian root is made once with debootstrap (with the runtime libraries the package depends
-# on) and cached in $DARKROOM_SANDBOX_CACHE (default /var/cache/darkroom-sandbox); each run boots
+# The Debian root is made once with debootstrap, from the mirror this machine's apt uses (with
+# the runtime libraries the package depends on) and cached in $DARKROOM_SANDBOX_CACHE (default /var/cache/darkroom-sandbox); each run boots
 # a throw-away overlay of it, so runs do not see each other's leftovers.
 # Skips (exit 0, saying why) only where it cannot run: not root, or no namespaces/overlayfs.
 #   scripts/test-deb.sh path/to/darkroom_VERSION_ARCH.deb
@@ -30,6 +30,30 @@ fail() {
   exit 1
 }
 
+# The Debian mirror this machine's apt already uses (a company mirror or a proxy works as it does
+# for apt): $DEBIAN_MIRROR if set, else the URI of the entry for bookworm itself (not -updates or
+# -security) in the deb822 files /etc/apt/sources.list.d/*.sources, else in the one-line files
+# /etc/apt/sources.list and sources.list.d/*.list (options in brackets skipped). Only when apt
+# names none is deb.debian.org tried, and the log says so.
+debian_mirror() {
+  local uri
+  if [[ -n ${DEBIAN_MIRROR:-} ]]; then echo "$DEBIAN_MIRROR"; return; fi
+  uri=$(awk 'function flush() { if (deb && suite && uri != "") { print uri; found = 1; exit } deb = suite = 0; uri = "" }
+             /^[[:space:]]*$/ { flush(); next }
+             /^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+             /^URIs:/ { uri = $2 }
+             /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") suite = 1 }
+             END { if (!found) flush() }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+  [[ -n $uri ]] || uri=$(awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) while (i <= NF && $i !~ /\]$/) i++; if ($i ~ /\]$/) i++
+                                            if ($(i + 1) == "bookworm") { print $i; exit } }' \
+                           /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)
+  if [[ -z $uri ]]; then
+    echo "test-deb: apt names no mirror for bookworm (/etc/apt/sources.list.d/*.sources, /etc/apt/sources.list); trying http://deb.debian.org/debian (set DEBIAN_MIRROR to choose one)" >&2
+    uri=http://deb.debian.org/debian
+  fi
+  echo "$uri"
+}
+
 [[ $(id -u) -eq 0 ]] || skip "needs root (namespaces, mounts, debootstrap); run it as root or in CI"
 unshare --pid --fork --mount --uts true 2>/dev/null || skip "this machine refuses new PID/mount/UTS namespaces (unshare failed), so systemd cannot be booted here"
 [[ -x $sandbox ]] || fail "no systemd-sandbox at $sandbox (set SYSTEMD_SANDBOX)"
@@ -41,8 +65,10 @@ if [[ ! -x $cache/root/lib/systemd/systemd || "$(cat "$cache/libs" 2>/dev/null)"
   rm -rf "$cache/root"
   mkdir -p "$cache"
   command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
+  mirror=$(debian_mirror)
+  echo "test-deb: debootstrap from $mirror" >&2
   debootstrap --variant=minbase --include="systemd,systemd-sysv,dbus,procps,${libs// /,}" bookworm "$cache/root" \
-    http://deb.debian.org/debian > "$cache/debootstrap.log" 2>&1 || { tail -20 "$cache/debootstrap.log" >&2; fail "debootstrap failed"; }
+    "$mirror" > "$cache/debootstrap.log" 2>&1 || { tail -20 "$cache/debootstrap.log" >&2; fail "debootstrap from $mirror failed"; }
   echo sandbox > "$cache/root/etc/hostname"
   echo "$libs" > "$cache/libs"
 fi
@@ -125,7 +151,16 @@ if grep -q "Failed to set thread priority" <<<"$journal"; then fail "libdispatch
 $journal"; fi
 grep -q "photo.jpg → " <<<"$journal" || fail "no log line for the photo in the journal:
 $journal"
-man -w darkroom >/dev/null 2>&1 || in_sandbox test -f /usr/share/man/man1/darkroom.1.gz || fail "no man page installed"
+# Both man pages, as files in the package and installed (the minimal root has no man-db, so the
+# page is rendered here, from the installed file, with the host's groff).
+for page in usr/share/man/man1/darkroom.1.gz usr/share/man/man5/darkroom.yaml.5.gz; do
+  dpkg-deb -c "$deb" | grep -q " \./$page\$" || fail "the package holds no $page"
+  in_sandbox test -f "/$page" || fail "no /$page installed"
+done
+if command -v groff >/dev/null; then
+  warnings=$(zcat "$merged/usr/share/man/man5/darkroom.yaml.5.gz" | groff -man -Tutf8 -ww 2>&1 >/dev/null)
+  [[ -z $warnings ]] || fail "darkroom.yaml(5) renders with warnings: $warnings"
+fi
 in_sandbox test -f /usr/share/bash-completion/completions/darkroom || fail "no bash completion installed"
 
 in_sandbox systemctl stop darkroom

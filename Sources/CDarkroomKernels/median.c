@@ -1,13 +1,13 @@
 /*
  * The 3×3 median of float RGBA rows, each channel by itself: Devillard's opt_med9 network of 19
  * min/max pairs, on all four channels of a pixel at once (SSE's minps/maxps, in every x86-64;
- * plain C elsewhere). Swift's generic pointwiseMin/pointwiseMax were not turned into those
- * instructions and cost 30× more.
+ * plain C elsewhere), since Swift's generic pointwiseMin/pointwiseMax are not turned into those
+ * instructions.
  *
  * Wider squares keep each channel's window sorted as it slides along the row (Huang's idea with
  * a sorted array instead of a histogram, since the values are float): a step replaces the
  * column that leaves by the one that enters, each value moved from its old place to its new
- * one; selecting the median afresh at every pixel (quickselect) cost 2× more on 11×11. Rows
+ * one, which touches far fewer values than selecting the median afresh at every pixel. Rows
  * read as decoded (8-bit) use a histogram instead, which costs the same whatever the radius.
  */
 #include "include/darkroom_kernels.h"

@@ -1,7 +1,6 @@
 /*
  * The horizontal half of a resize from an opaque 8-bit source, in 16-bit fixed point: the
- * source stays 3 bytes a pixel (no float copy of the decoded image, which was 16 bytes a
- * pixel), and two taps of three channels take one pmaddwd. SSSE3 where the CPU has it (every
+ * source stays 3 bytes a pixel (no 16-byte float copy of the decoded image is made), and two taps of three channels take one pmaddwd. SSSE3 where the CPU has it (every
  * x86-64 since 2006; chosen at run time, as the baseline is SSE2), plain C elsewhere.
  */
 #include "include/darkroom_kernels.h"

@@ -23,7 +23,7 @@ static inline int darkroom_release_lease(int fd) { return fcntl(fd, 1024 /* F_SE
 
 /// Fixes glibc's mmap threshold at 1 MiB. Left dynamic, freeing one large block
 /// (a decoded logo) raises the threshold to that block's size, and every later band buffer and
-/// encoded file below it comes from the heap, which is not given back: 10 MiB more peak on the
-/// watermark job. Fixed, each large block is its own mapping, returned when freed, and a large
+/// encoded file below it comes from the heap, which is not given back, so the peak grows with
+/// whatever was freed first. Fixed, each large block is its own mapping, returned when freed, and a large
 /// buffer shrinks in place (realloc is mremap). 1 on success.
 static inline int darkroom_fix_mmap_threshold(void) { return mallopt(M_MMAP_THRESHOLD, 1024 * 1024); }

@@ -6,7 +6,7 @@ import DarkroomCore
 ///
 /// Each output decodes the input again, with its own shrink and crop: a shared decode would
 /// have to keep the whole image (or make one output wait for the other), and decoding again at
-/// 1/8 for a thumbnail costs little (see the README's performance section).
+/// 1/8 for a thumbnail costs little next to the filters.
 public enum ChainRenderer {
     /// What a render produced.
     public struct Output: Sendable {
@@ -124,7 +124,7 @@ public enum ChainRenderer {
         }
         var plan = plan
         if plan.chain.hasAnalysis {
-            // Each statistic costs one more decode of the chain before it (see the README).
+            // Each statistic costs one more decode of the chain before it (docs/chains.md).
             plan.chain = try rendering { try plan.chain.resolvingAnalyses(source: plan.source, executor: executor, deadline: deadline,
                                                                           makeSource: { try decoder(crop: $0) },
                                                                           makePreview: { try preview() }) }

@@ -8,7 +8,7 @@ import CDarkroomCodecs
 ///
 /// The descriptor belongs to the caller, who keeps it open while any decoder of this input
 /// lives, and is answerable for the content not changing meanwhile (the daemon's read lease
-/// and its stamp check, see the README).
+/// and its stamp check, see docs/formats-and-colour.md).
 public struct ImageInput: Sendable {
     public enum Storage: Sendable {
         case memory([UInt8])

@@ -30,13 +30,13 @@ enum FilterHelpText {
         if p.isRequired { facts.append("required") }
         if let d = p.defaultValue { facts.append("default \(d)") }
         if !p.rangeText.isEmpty { facts.append(p.rangeText) }
-        if let lo = p.sliderMinimum, let hi = p.sliderMaximum { facts.append("slider \(fmt(lo))…\(fmt(hi))") }
+        if let lo = p.sliderMinimum, let hi = p.sliderMaximum { facts.append("slider \(number(lo))…\(number(hi))") }
         if let unit = p.unit { facts.append(unit) }
         return p.name.padding(toLength: 14, withPad: " ", startingAt: 0) + " " + facts.joined(separator: ", ")
             + (p.description.isEmpty ? "" : " — " + p.description)
     }
 
-    private static func fmt(_ v: Double) -> String {
+    static func number(_ v: Double) -> String {
         v == v.rounded() ? String(Int(v)) : String(format: "%.4g", v)
     }
 }

@@ -19,6 +19,13 @@ struct FiltersCommand: ParsableCommand {
     @Flag(help: "Print only the image formats and their output options.")
     var formats = false
 
+    @Flag(help: "Print the reference as Markdown (docs/filters.md is this output).")
+    var markdown = false
+
+    func validate() throws {
+        if json && markdown { throw ValidationError("--json and --markdown are two formats: choose one.") }
+    }
+
     func run() throws {
         if formats {
             print(FormatHelpText.render())
@@ -33,7 +40,9 @@ struct FiltersCommand: ParsableCommand {
             }
             descriptors = registry.descriptors(inCategory: category)
         }
-        if json {
+        if markdown {
+            print(FilterMarkdown.render(descriptors), terminator: "")
+        } else if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(descriptors), as: UTF8.self))

@@ -36,8 +36,9 @@ struct RunCommand: ParsableCommand {
         let logger = Logger(label: "darkroom")
         for warning in loaded.warnings { logger.warning("\(warning)") }
         // With `cluster:` the node coordinates with others through PostgreSQL; without it, alone.
-        let code = loaded.cluster.map { ClusterDaemon(config: loaded, configPath: config, cluster: $0, logger: logger).run() }
-            ?? Daemon(config: loaded, configPath: config, logger: logger).run()
+        let code = loaded.cluster.map {
+            ClusterDaemon(config: loaded, configPath: config, cluster: $0, registry: .shipped, logger: logger).run()
+        } ?? Daemon(config: loaded, configPath: config, registry: .shipped, logger: logger).run()
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -62,7 +62,7 @@ final class OutputOptionTableTests: XCTestCase {
     /// The report's error codes are the strings reports have always held.
     func testErrorCodesKeepTheirReportStrings() {
         XCTAssertEqual(ErrorCode.allCases.map(\.rawValue), [
-            "not_an_image", "corrupt", "truncated", "unsupported", "too_large", "io", "encode_failed", "timeout",
+            "not_an_image", "corrupt", "truncated", "unsupported", "too_large", "io", "encode_failed", "timeout", "draw_failed",
             "write_failed", "chain_failed", "output_exists", "gave_up",
         ])
         for code in ErrorCode.allCases {

@@ -2,7 +2,7 @@ import DarkroomCore
 import XCTest
 @testable import DarkroomConfig
 
-/// Every spelling of true and false the README promises for config switches, and the watch
+/// Every spelling of true and false docs/configuration.md promises for config switches, and the watch
 /// names that cannot be used because `{watch}` puts them into paths.
 final class BooleanAndNameTests: XCTestCase {
     func config(recursive: String) -> String {

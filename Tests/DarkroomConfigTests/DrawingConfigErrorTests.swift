@@ -31,7 +31,7 @@ final class DrawingConfigErrorTests: XCTestCase {
 
     func testTheDrawingExamplesOfTheReadmeLoad() throws {
         let chains = DrawingSnippets.all
-        XCTAssertEqual(chains.count, 5, "the README's drawing examples")
+        XCTAssertEqual(chains.count, 5, "the drawing examples of docs/chains.md")
         // Loaded as the daemon loads a config in the repository's folder: the files they name
         // (the logo beside config.example.yaml) read and checked by the asset store.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path

@@ -79,12 +79,12 @@ final class GroupConfigTests: XCTestCase {
         XCTAssertEqual(resolved[0].parameters.record("shadow")?.point("offset")?.0, Length(4))
     }
 
-    /// The README's group example (the yaml block that starts `# group example`) and the one
+    /// The group example of docs/chains.md (the yaml block that starts `# group example`) and the one
     /// commented in config.example.yaml load as they are written.
     func testTheDocumentedGroupExamplesLoad() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```yaml\n# group example").dropFirst()
+        let page = try String(contentsOf: root.appendingPathComponent("docs/chains.md"), encoding: .utf8)
+        let blocks = page.components(separatedBy: "```yaml\n# group example").dropFirst()
         XCTAssertEqual(blocks.count, 1)
         for block in blocks {
             let lines = block.components(separatedBy: "```")[0].components(separatedBy: "\n").drop { $0 != "chain:" }.dropFirst()

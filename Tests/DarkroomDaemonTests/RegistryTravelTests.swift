@@ -2,6 +2,8 @@ import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
 import DarkroomTestSupport
+import Glibc
+import Logging
 import XCTest
 @testable import DarkroomDaemon
 
@@ -53,5 +55,38 @@ final class RegistryTravelTests: XCTestCase {
                                                                    registry: registry).resolve(seed: 0)).run(card).image
         XCTAssertEqual(out.size, expected.size)
         for (a, b) in zip(out.pixels, expected.pixels) { for c in 0..<3 { XCTAssertEqual(a[c], b[c], accuracy: 1.5 / 255) } }
+    }
+}
+
+/// A program embedding the daemon hands it its registry; SIGHUP reads the config again with
+/// that registry, never the shipped one.
+final class ReloadRegistryTests: XCTestCase {
+    func testAReloadReadsTheConfigWithTheRegistryTheProgramHandedIn() throws {
+        let folder = TemporaryFolder()
+        let registry = FilterRegistry.standard.adding([SwapTestFilter.self])
+        func yaml(_ chain: String) -> String {
+            """
+            watches:
+              - path: \(folder.file("in"))
+                outputs:
+                  - path: \(folder.file("out/{stem}.png"))
+                    chain: [\(chain)]
+            """
+        }
+        let path = folder.write("darkroom.yaml", Array(yaml("{ resize: { width: 15 } }").utf8))
+        let first = try ConfigLoader.load(path: path, registry: registry, assets: SharedAssets.store)
+        let host = DaemonHost(config: first, configPath: path, registry: registry, logger: Logger(label: "test"))
+        _ = folder.write("darkroom.yaml", Array(yaml("{ swap_red_blue: { strength: 0.5 } }, { resize: { width: 15 } }").utf8))
+
+        host.receive(SIGHUP)
+        let reloaded = try XCTUnwrap(host.takeRequests().config, "the reloaded config names a filter of the handed-in registry")
+        XCTAssertEqual(reloaded.watches.first?.outputs.first?.chain.steps.map(\.name), ["swap_red_blue", "resize"])
+        XCTAssertEqual(host.activity.snapshot().reloads["failure"], 0)
+
+        // The same file under a host given the core's registry alone is refused, and the running config kept.
+        let coreOnly = DaemonHost(config: first, configPath: path, registry: .standard, logger: Logger(label: "test"))
+        coreOnly.receive(SIGHUP)
+        XCTAssertNil(coreOnly.takeRequests().config)
+        XCTAssertEqual(coreOnly.activity.snapshot().reloads["failure"], 1)
     }
 }

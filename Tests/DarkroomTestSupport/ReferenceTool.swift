@@ -23,8 +23,7 @@ public enum ReferenceTool {
 
     /// Standard output of `tool` run with `arguments`; throws when it is missing or fails.
     public static func output(_ tool: (name: String, package: String), _ arguments: [String]) throws -> String {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let path = folders.map({ "\($0)/\(tool.name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard let path = ToolProcess.locate(tool.name) else {
             throw Failure(description: "\(tool.name) is not installed: install \(tool.package) (scripts/install-deps.sh)")
         }
         let process = Process()

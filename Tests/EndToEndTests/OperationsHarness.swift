@@ -84,17 +84,6 @@ func python(_ script: String, arguments: [String] = [], requiring module: String
 
 /// Runs a program to its end, collecting its output.
 func runProgram(_ executable: String, _ arguments: [String]) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read before waiting, so a full pipe cannot block the child.
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+    let result = try ToolProcess.capture(executable, arguments)
+    return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
 }

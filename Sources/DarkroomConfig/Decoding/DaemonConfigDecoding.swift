@@ -1,6 +1,8 @@
 /// The top level of the config file.
 extension ConfigDecoder {
     static let topLevelKeys = ["workers", "queue_capacity", "limits", "log", "watches", "cluster"] + operationKeys
+    static let limitsKeys = ["max_pixels", "max_file_bytes", "max_memory", "max_seconds"]
+    static let logKeys = ["level", "format"]
 
     /// The config with defaults where values were missing or bad, and the watches as decoded
     /// (with the positions the cross-checks point at).
@@ -34,8 +36,7 @@ extension ConfigDecoder {
 
     private func decodeLimits(_ node: YAMLNode, _ path: String) -> Limits {
         var limits = Limits()
-        let known = ["max_pixels", "max_file_bytes", "max_memory", "max_seconds"]
-        guard let f = fields(node, path: path, known: known) else { return limits }
+        guard let f = fields(node, path: path, known: Self.limitsKeys) else { return limits }
         limits.maxPixels = optional(f, "max_pixels", default: limits.maxPixels) { integer($0, $1, in: 1...Limits.maximumPixelLimit) }
         limits.maxFileBytes = optional(f, "max_file_bytes", default: limits.maxFileBytes) { byteSize($0, $1) }
         limits.maxMemory = optional(f, "max_memory", default: nil) { byteSize($0, $1) }
@@ -45,7 +46,7 @@ extension ConfigDecoder {
 
     private func decodeLog(_ node: YAMLNode, _ path: String) -> LogSettings {
         var log = LogSettings()
-        guard let f = fields(node, path: path, known: ["level", "format"]) else { return log }
+        guard let f = fields(node, path: path, known: Self.logKeys) else { return log }
         log.level = optional(f, "level", default: log.level) { word($0, $1, among: LogSettings.levels) }
         log.format = optional(f, "format", default: log.format) { choice($0, $1, LogFormat.self) }
         return log

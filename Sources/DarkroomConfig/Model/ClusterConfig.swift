@@ -1,5 +1,5 @@
 /// `cluster:` — several darkroom nodes over one shared folder, coordinated through PostgreSQL
-/// (see the README, "Running on several machines"). Without it the daemon runs alone, as always.
+/// (see docs/cluster.md). Without it the daemon runs alone, as always.
 public struct ClusterConfig: Sendable, Equatable {
     /// Where the libpq connection string comes from; never resolved while the config loads
     /// (a credential or a variable exists only where the service runs).

@@ -199,7 +199,7 @@ public struct ImageStatistics: Sendable {
         }
     }
 
-    // Lane by lane: the generic pointwiseMin/Max are not specialised here and cost 30× more.
+    // Lane by lane: the generic pointwiseMin/Max are not specialised here (a call per lane).
     @inline(__always) static func lanewiseMin(_ a: Pixel, _ b: Pixel) -> Pixel {
         Pixel(Swift.min(a[0], b[0]), Swift.min(a[1], b[1]), Swift.min(a[2], b[2]), Swift.min(a[3], b[3]))
     }

@@ -11,9 +11,7 @@ public struct StripExecutor: Sendable {
     /// Strips rendered ahead of the encoder, beyond one per thread: the reorder buffer that
     /// lets a slow strip finish while its successors wait for their turn. None by default:
     /// every strip ahead widens the rows each node must hold (and the memory estimate, which
-    /// must assume them spread out), and on the benchmark jobs two more strips bought no time
-    /// (paired runs, readAhead 0 against 2: chain 0.94×, thumbnail 0.89×, rotation 1.07× wall,
-    /// CPU 0.97–1.00×) while they raised the estimate from 14.0 to 18.6 MiB on the chain.
+    /// must assume them spread out), while the threads already stay busy on one strip each.
     public var readAhead: Int
     /// Source bands one thread decodes ahead of demand (when there are two threads or more),
     /// so the sequential decoder keeps a core busy while the others filter and encode.
@@ -21,9 +19,9 @@ public struct StripExecutor: Sendable {
     /// Strips rendered at once. A thread that may not start another helps with the strips in
     /// play instead: it takes column pieces of the bands being computed (and the first helper
     /// keeps the decoder ahead). Every strip in play holds the bands it needs, so with one the
-    /// memory a render holds is the same whatever the load (with one strip per thread, a
-    /// thumbnail held 1.6 MiB when its threads ran together and 2.6 MiB when they took turns on
-    /// a busy core, and the estimate has to cover the larger); with one per thread, the threads
+    /// memory a render holds is the same whatever the load (with one strip per thread, it
+    /// depends on whether the threads run together or take turns on a busy core, and the
+    /// estimate has to cover the larger); with one per thread, the threads
     /// need not hand pieces to each other. nil (the default): ``Pipeline/preferredStripsInPlay``
     /// chooses per pipeline.
     public var stripsInPlay: Int?

@@ -3,9 +3,8 @@ extension Image {
     /// the one place large pixel buffers are allocated, so that no stage pays for zero-filling
     /// memory it is about to overwrite.
     ///
-    /// (Measured and rejected: advising transparent huge pages here cut page faults 8× but
-    /// made wall time erratic, 0.8–1.9 s instead of 1.0–1.1 s on the benchmark chain, because
-    /// the kernel compacts memory synchronously to find huge pages.)
+    /// (No transparent-huge-page advice: it cuts page faults, but the kernel then compacts
+    /// memory synchronously to find huge pages, which makes a render's time erratic.)
     public init(width: Int, height: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Pixel>) -> Void) {
         let count = width * height
         let pixels = [Pixel](unsafeUninitializedCapacity: count) { buffer, initialized in

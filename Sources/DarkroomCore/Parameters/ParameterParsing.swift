@@ -235,8 +235,8 @@ func parseLength(_ text: String) -> Length? {
 extension String {
     /// Without leading and trailing blanks (spaces, tabs and the other Unicode space
     /// separators): `trimmingCharacters(in: .whitespaces)` in plain Swift, which the parsers call
-    /// for every value of a chain (Foundation's goes through NSString: a 100-shape `draw` spent
-    /// 10 ms there).
+    /// for every value of a chain (Foundation's goes through NSString, a bridge per value, which
+    /// a `draw` of many shapes notices).
     var trimmed: String {
         func blank(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" || s.properties.generalCategory == .spaceSeparator }
         let scalars = unicodeScalars

@@ -1,8 +1,8 @@
 extension Pipeline {
     /// An upper bound on the pixel memory a render with `executor` holds at once (what
     /// ``RenderStats/peakPixelBytes`` measures), computed from the graph before any pixel is:
-    /// the daemon's memory budget admits a job by it, so it is kept tight (the README's memory
-    /// table gives it against the measured peak on the benchmark workloads).
+    /// the daemon's memory budget admits a job by it, so it is kept tight (every report gives
+    /// it beside the measured peak; docs/architecture.md explains it).
     ///
     /// The formula, node by node from the output up (bands of B rows; ``BandPlan`` and ``BandSizes``
     /// give each band's uses and bytes, padding and 8-bit source rows included, as the run has them):

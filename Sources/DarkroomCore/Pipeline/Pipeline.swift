@@ -60,10 +60,9 @@ public struct Pipeline: Sendable {
     /// one when the output has at most a quarter of the source's pixels, two otherwise. A
     /// render that shrinks that much (a thumbnail) waits on the one sequential decoder, so a
     /// second strip would gain no time and only hold its bands, by an amount that follows the
-    /// load (paired, one strip against one per thread: thumbnail 0.96× wall, 1.00× CPU, its
-    /// measured peak then the same on one core and two); a render whose filters work on as many
-    /// pixels as it decodes keeps its threads on strips of their own, without handing column
-    /// pieces to each other (the benchmark chain took 1.09–1.19× the wall time with one).
+    /// load (with one, its peak is the same on one core and two); a render whose filters work
+    /// on as many pixels as it decodes keeps its threads on strips of their own, since handing
+    /// column pieces to each other costs them time.
     public var preferredStripsInPlay: Int {
         outputSize.area * 4 <= sourceSize.area ? 1 : 2
     }

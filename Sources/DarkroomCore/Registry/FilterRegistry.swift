@@ -35,7 +35,7 @@ public struct FilterRegistry: Sendable, Hashable {
         ConvolveFilter.self,
         UnsharpMaskFilter.self,
         DropShadowFilter.self,
-        // Area, stylise and analysis filters of issue 14.
+        // Area, stylise and analysis filters.
         BoxBlurFilter.self, SharpenLuminanceFilter.self, MedianFilter.self, NoiseReductionFilter.self,
         EmbossFilter.self, EdgesFilter.self, VignetteFilter.self, VignetteEffectFilter.self, PixellateFilter.self,
         TrimFilter.self, NormaliseFilter.self, AutoLevelsFilter.self, EqualizeFilter.self,

@@ -4,7 +4,7 @@ import Foundation
 
 /// `darkroom cluster bench`: how many claim/ack cycles per second one PostgreSQL sustains, with
 /// the very statements the workers use (``ClusterStore/claim`` and ``ClusterStore/finish``),
-/// so the README's "how many nodes one database serves" is a measurement, not a guess.
+/// so docs/cluster.md's "how many nodes one database serves" is a measurement, not a guess.
 ///
 /// It inserts `jobs` rows under a watch of its own, lets `clients` connections claim and finish
 /// them as fast as they can, and deletes them again. It refuses to run while the cluster is in

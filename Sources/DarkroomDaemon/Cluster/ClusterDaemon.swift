@@ -6,11 +6,13 @@ import Glibc
 import Logging
 
 /// The daemon as one node of a cluster (`cluster:` in the config): several nodes share the
-/// watched folders (NFS, SMB, CephFS) and coordinate through PostgreSQL. The plain ``Daemon``
-/// is untouched; `darkroom run` picks this one when the config has a `cluster:` section.
+/// watched folders (NFS, SMB, CephFS) and coordinate through PostgreSQL; `darkroom run` picks
+/// this one when the config has a `cluster:` section. Its jobs go through the plain daemon's
+/// ``JobLifecycle`` behind the lease (``ClusterJobProcessor``), and the ``DaemonHost`` serves it
+/// as it serves the plain ``Daemon``: signals, reload, drain, systemd.
 ///
-/// Threads: the thread calling ``run()`` handles signals, scans the watches this node ingests
-/// (``ClusterScanner``), prunes, and publishes the state file, metrics and systemd status;
+/// Threads: the thread calling ``run()`` serves the host, scans the watches this node ingests
+/// (``ClusterScanner``), prunes and reads the cluster's picture (``ClusterHousekeeping``);
 /// ``ClusterWorkers`` claim and process jobs, each on its own thread and connection, and a
 /// heartbeat thread renews the node's row and its leases. They share only lock-protected
 /// values (``LeaseBook``, ``DatabaseHealth``, ``DaemonActivity``, the statistics).
@@ -21,28 +23,21 @@ import Logging
 /// as waiting for a restart).
 public final class ClusterDaemon: Sendable {
     private let config: DaemonConfig
-    private let configPath: String?
     private let cluster: ClusterConfig
-    /// A valid config loaded on SIGHUP, for the main thread to apply.
-    private let pendingConfig = Locked<DaemonConfig?>(nil)
+    private let host: DaemonHost
     private let logger: Logger
-    private let control = Locked<Int32?>(nil)
-    private let stats = Locked(DaemonStats())
-    private let notifier = SystemdNotifier()
-    private let activity: DaemonActivity
-    /// How often finished jobs are pruned.
-    static let pruneSeconds = 600.0
-    /// How often the node reads the cluster's picture for its state file and metrics.
-    static let snapshotSeconds = 5.0
 
-    public init(config: DaemonConfig, configPath: String?, cluster: ClusterConfig, logger: Logger) {
+    /// `registry`: the filters a config may name, the first one's and every reloaded one's.
+    public init(config: DaemonConfig, configPath: String?, cluster: ClusterConfig, registry: FilterRegistry, logger: Logger) {
         self.config = config
-        self.configPath = configPath
         self.cluster = cluster
         var logger = logger
         logger[metadataKey: "node"] = "\(cluster.node)"
         self.logger = logger
-        activity = DaemonActivity(configPath: config.sourcePath, configSHA256: SHA256.hex(config.sourceText))
+        host = DaemonHost(config: config, configPath: configPath, registry: registry, logger: logger) { [cluster] loaded in
+            loaded.cluster == cluster ? nil
+                : "\(configPath ?? "the config") changes the cluster: section, which a node reads at start only (restart the node to apply it)"
+        }
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code (1 when the node could not start).
@@ -62,30 +57,56 @@ public final class ClusterDaemon: Sendable {
             logger.critical("cluster mode needs libpq: \(error)")
             return 1
         }
-        let signals = SignalInbox { [self] sig in
-            if sig == SIGHUP {
-                reloadConfig()
-            } else {
-                control.withLock { $0 = sig }
-            }
-        }
+        let signals = host.listen()
         defer { signals.close() }
-        SignalInbox.startDispatchEventThreadHere()
 
-        let layouts = makeFolders(config, removingLeftovers: true)
+        let layouts = Self.makeFolders(config, removingLeftovers: true, logger: logger)
         guard !layouts.isEmpty else {
             logger.critical("no watch could be started; see the errors above")
             return 1
         }
         let health = DatabaseHealth(logger: logger)
         let session = DatabaseSession(conninfo: conninfo, application: "darkroom \(cluster.node)", health: health, logger: logger)
-        notifier.send("READY=1\nSTATUS=connecting to the database")
+        host.notifier.send("READY=1\nSTATUS=connecting to the database")
         logger.notice("darkroom \(DarkroomVersion.string) node \(cluster.node) of a cluster: \(config.workers) workers, lease \(cluster.leaseSeconds) s, scans every \(cluster.scanInterval) s; watches \(layouts.map { "\($0.watch.name) (\(RawName.display($0.watch.path)))" }.joined(separator: ", "))")
 
         // The schema first: no worker claims before it is there.
-        var lastWatchdog = DispatchTime.now().uptimeNanoseconds
+        if let code = waitForSchema(session: session, health: health) { return code }
+
+        let watchSet = WatchSet(layouts: layouts, limits: config.limits, configSHA256: SHA256.hex(config.sourceText))
+        let lifecycle = JobLifecycle(logger: logger, stats: host.stats, executor: StripExecutor(), activity: host.activity,
+                                     budget: Locked(MemoryLimit.makeBudget(config, previous: nil, logger: logger)))
+        let processor = ClusterJobProcessor(node: cluster.node, lifecycle: lifecycle, watchSet: Locked(watchSet), cluster: cluster)
+        let workers = ClusterWorkers(cluster: cluster, conninfo: conninfo, processor: processor, health: health, logger: logger)
+        let record = nodeRecord()
+        workers.start(workers: config.workers, node: { [stats = host.stats] in
+            var r = record
+            let s = stats.current
+            (r.processed, r.failed) = (s.processed, s.failed)
+            return r
+        })
+
+        let hints = ClusterHints(layouts: layouts, logger: logger)
+        defer { hints.stop() }
+        let scanner = ClusterScanner(session: session, layouts: layouts, interval: cluster.scanInterval,
+                                     leaseSeconds: cluster.leaseSeconds, hints: hints, logger: logger)
+        let housekeeping = ClusterHousekeeping(session: session, keepDoneDays: cluster.keepDoneDays, logger: logger)
+        let picture = housekeeping.picture
+        var publisher = StatePublisher(config: config, activity: host.activity, logger: logger)
+        publisher.extraMetrics = { [cluster] in
+            ClusterMetricsText.render(node: cluster.node, snapshot: picture.current, databaseUp: !health.isDown,
+                                      leases: workers.book.count, ingesting: scanner.ingestingWatches)
+        }
+        let node = ClusterNode(host: host, config: config, cluster: cluster, logger: logger, session: session, health: health,
+                               processor: processor, workers: workers, scanner: scanner, housekeeping: housekeeping)
+        return host.serve(node, publisher: publisher)
+    }
+
+    /// Connects and migrates the schema, trying again while the database is away; the exit code
+    /// when the node should not go on (a stop signal meanwhile, a schema newer than this node).
+    private func waitForSchema(session: DatabaseSession, health: DatabaseHealth) -> Int32? {
         while true {
-            if let stop = control.current {
+            if let stop = host.stopSignal {
                 logger.notice("received \(Daemon.signalName(stop)) before the database could be reached; stopping")
                 return 0
             }
@@ -95,7 +116,7 @@ public final class ClusterDaemon: Sendable {
                         logger.notice("cluster schema migrated from version \(from) to \(to)")
                     }
                     health.reachable()
-                    break
+                    return nil
                 } catch {
                     switch error {
                     case .newer:
@@ -109,85 +130,9 @@ public final class ClusterDaemon: Sendable {
                     }
                 }
             }
-            notifier.feedWatchdog(&lastWatchdog)
+            host.feedWatchdog()
             usleep(250_000)
         }
-
-        let (budgetBytes, _) = MemoryLimit.budget(configured: config.limits.maxMemory)
-        let watchSet = WatchSet(layouts: layouts, limits: config.limits, configSHA256: SHA256.hex(config.sourceText))
-        let processor = ClusterJobProcessor(node: cluster.node, logger: logger, executor: StripExecutor(),
-                                            budget: Locked(MemoryBudget(total: budgetBytes, resident: { SharedAssets.store.byteCount })), watchSet: Locked(watchSet),
-                                            cluster: cluster, activity: activity, stats: stats)
-        let workers = ClusterWorkers(cluster: cluster, conninfo: conninfo, processor: processor, health: health, logger: logger)
-        let record = nodeRecord()
-        workers.start(workers: config.workers, node: { [stats] in
-            var r = record
-            let s = stats.current
-            (r.processed, r.failed) = (s.processed, s.failed)
-            return r
-        })
-
-        let hints = ClusterHints(layouts: layouts, logger: logger)
-        defer { hints.stop() }
-        let scanner = ClusterScanner(session: session, layouts: layouts, interval: cluster.scanInterval,
-                                     leaseSeconds: cluster.leaseSeconds, hints: hints, logger: logger)
-        let picture = Locked<ClusterSnapshot?>(nil)
-        var publisher = StatePublisher(config: config, activity: activity, logger: logger)
-        publisher.extraMetrics = { [cluster] in
-            ClusterMetricsText.render(node: cluster.node, snapshot: picture.current, databaseUp: !health.isDown,
-                                      leases: workers.book.count, ingesting: scanner.ingestingWatches)
-        }
-        var lastPrune: UInt64 = 0, lastSnapshot: UInt64 = 0
-        var status = StatusThrottle()
-        var running = config
-        while control.current == nil {
-            if let newConfig = pendingConfig.withLock({ pending in defer { pending = nil }; return pending }) {
-                if apply(newConfig, running: running, processor: processor, scanner: scanner) {
-                    running = newConfig
-                    publisher.use(newConfig)
-                }
-            }
-            let now = JobLease.now()
-            scanner.tick(now: now)
-            if now >= lastPrune + UInt64(Self.pruneSeconds * 1e9) {
-                lastPrune = now
-                if let n = session.run({ db throws(PGError) in try ClusterStore.prune(db, keepDays: cluster.keepDoneDays) }), n > 0 {
-                    logger.info("pruned \(n) finished job(s) older than \(cluster.keepDoneDays) days")
-                }
-            }
-            if now >= lastSnapshot + UInt64(Self.snapshotSeconds * 1e9) {
-                lastSnapshot = now
-                picture.withLock { $0 = session.run { db throws(PGError) in try ClusterSnapshot.read(db) } ?? $0 }
-            }
-            publisher.tick(queued: { picture.current?.queuedByWatch ?? [:] })
-            if let line = status.due(statusLine(health: health, leases: workers.book.count)) { notifier.send("STATUS=" + line) }
-            notifier.feedWatchdog(&lastWatchdog)
-            usleep(50_000)
-        }
-
-        let stop = control.current ?? SIGTERM
-        logger.notice("received \(Daemon.signalName(stop)); finishing the files in progress (send it again to stop at once)")
-        notifier.send("STOPPING=1")
-        control.withLock { $0 = nil }
-        let inFlight = workers.book.count
-        var finished = workers.stop(waitingUpTo: 0)
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Daemon.drainSeconds * 1e9)
-        while !finished && DispatchTime.now().uptimeNanoseconds < deadline {
-            finished = workers.wait(upTo: 1)
-            notifier.feedWatchdog(&lastWatchdog)
-            if control.current != nil {
-                logger.warning("received a second stop signal; stopping now")
-                break
-            }
-        }
-        if !finished {
-            logger.warning("\(workers.book.count) of \(inFlight) files abandoned in progress; their leases expire and other nodes take them over")
-        }
-        _ = session.run { db throws(PGError) in try ClusterStore.stopped(db, node: cluster.node) }
-        publisher.stopped()
-        let s = stats.current
-        logger.notice("stopped: \(s.processed) processed, \(s.failed) failed")
-        return 0
     }
 
     private func nodeRecord() -> NodeRecord {
@@ -195,52 +140,11 @@ public final class ClusterDaemon: Sendable {
                    workers: config.workers, processed: 0, failed: 0)
     }
 
-    /// Loads the config file again (on the signal thread); a valid one is handed to the main
-    /// thread, an invalid one is explained and the running config kept.
-    private func reloadConfig() {
-        let reload = ConfigReload(configPath: configPath, logger: logger, activity: activity, notifier: notifier)
-        guard let loaded = reload.load() else { return }
-        guard loaded.cluster == cluster else {
-            reload.refuse("\(configPath ?? "the config") changes the cluster: section, which a node reads at start only (restart the node to apply it)")
-            return
-        }
-        pendingConfig.withLock { $0 = loaded }
-    }
-
-    /// Puts a reloaded config to work for the jobs claimed from now on; false (the running one
-    /// kept) when none of its watches could be started.
-    private func apply(_ newConfig: DaemonConfig, running: DaemonConfig, processor: ClusterJobProcessor,
-                       scanner: ClusterScanner) -> Bool {
-        let layouts = makeFolders(newConfig, removingLeftovers: false)
-        guard !layouts.isEmpty || newConfig.watches.isEmpty else {
-            ConfigReload(configPath: configPath, logger: logger, activity: activity, notifier: notifier)
-                .refuse("no watch of the new configuration could be started")
-            return false
-        }
-        let sha256 = SHA256.hex(newConfig.sourceText)
-        processor.watchSet.withLock { $0 = WatchSet(layouts: layouts, limits: newConfig.limits, configSHA256: sha256) }
-        if newConfig.limits.maxMemory != running.limits.maxMemory {
-            let (bytes, source) = MemoryLimit.budget(configured: newConfig.limits.maxMemory)
-            processor.budget.withLock { $0 = MemoryBudget(total: bytes, resident: { SharedAssets.store.byteCount }) }
-            logger.notice("memory budget for images: \(JobRunner.mebibytes(bytes)) (\(source))")
-        }
-        scanner.replace(layouts)
-        LogSetup.update(newConfig.log)
-        if newConfig.workers != config.workers {
-            logger.warning("workers: \(newConfig.workers) takes effect when the node restarts; it runs \(config.workers) until then")
-        }
-        activity.reload(succeeded: true)
-        activity.configLoaded(sha256: sha256)
-        logger.notice("configuration reloaded from \(configPath ?? "?"): watches \(layouts.map(\.watch.name).joined(separator: ", "))")
-        notifier.send("READY=1\nSTATUS=" + statusLine(health: nil, leases: nil))
-        return true
-    }
-
     /// Creates each watch's folders (as the plain daemon does); a watch whose folders cannot be
     /// made is left out. Temporary files killed processes left are removed (at start only, as
     /// the plain daemon does) when untouched for ``leftoverSeconds``: on a shared folder younger
     /// ones may be another node's writes.
-    private func makeFolders(_ config: DaemonConfig, removingLeftovers: Bool) -> [WatchLayout] {
+    static func makeFolders(_ config: DaemonConfig, removingLeftovers: Bool, logger: Logger) -> [WatchLayout] {
         config.watches.compactMap { watch in
             do throws(FileError) {
                 try WatchFolders.create(for: watch)
@@ -260,9 +164,66 @@ public final class ClusterDaemon: Sendable {
 
     /// A temporary file unchanged this long is no node's write in progress (a write takes seconds).
     static let leftoverSeconds = 3600.0
+}
 
-    private func statusLine(health: DatabaseHealth?, leases: Int?) -> String {
-        let s = stats.current
+/// A cluster node's work as its host serves it: the scanner and housekeeping on the serving
+/// thread, the workers on their own. A reloaded config replaces the watches, limits and log
+/// settings for the jobs claimed from then on.
+private struct ClusterNode: HostedService {
+    let host: DaemonHost
+    /// The config at start: `workers` is read from it only.
+    let config: DaemonConfig
+    let cluster: ClusterConfig
+    let logger: Logger
+    let session: DatabaseSession
+    let health: DatabaseHealth
+    let processor: ClusterJobProcessor
+    let workers: ClusterWorkers
+    let scanner: ClusterScanner
+    let housekeeping: ClusterHousekeeping
+
+    func turn() {
+        let now = JobLease.now()
+        scanner.tick(now: now)
+        housekeeping.tick(now: now)
+        usleep(50_000)
+    }
+
+    /// False (the running one kept) when none of its watches could be started.
+    func apply(_ newConfig: DaemonConfig) -> Bool {
+        let layouts = ClusterDaemon.makeFolders(newConfig, removingLeftovers: false, logger: logger)
+        guard !layouts.isEmpty || newConfig.watches.isEmpty else {
+            host.refuseReload("no watch of the new configuration could be started")
+            return false
+        }
+        let sha256 = SHA256.hex(newConfig.sourceText)
+        processor.watchSet.withLock { $0 = WatchSet(layouts: layouts, limits: newConfig.limits, configSHA256: sha256) }
+        processor.budget.withLock { $0 = MemoryLimit.makeBudget(newConfig, previous: $0, logger: logger) }
+        scanner.replace(layouts)
+        LogSetup.update(newConfig.log)
+        if newConfig.workers != config.workers {
+            logger.warning("workers: \(newConfig.workers) takes effect when the node restarts; it runs \(config.workers) until then")
+        }
+        host.activity.reload(succeeded: true)
+        host.activity.configLoaded(sha256: sha256)
+        logger.notice("configuration reloaded from \(host.configPath ?? "?"): watches \(layouts.map(\.watch.name).joined(separator: ", "))")
+        host.notifier.send("READY=1\nSTATUS=" + status(health: nil, leases: nil))
+        return true
+    }
+
+    func queuedByWatch() -> [String: Int] { housekeeping.picture.current?.queuedByWatch ?? [:] }
+    var statusLine: String { status(health: health, leases: workers.book.count) }
+    var inFlightCount: Int { workers.book.count }
+    func stopTakingWork() -> Bool { workers.stop(waitingUpTo: 0) }
+    func waitForWork(upToSeconds seconds: Double) -> Bool { workers.wait(upTo: seconds) }
+    var abandonedNote: String { "their leases expire and other nodes take them over" }
+
+    func stopped() {
+        _ = session.run { [cluster] db throws(PGError) in try ClusterStore.stopped(db, node: cluster.node) }
+    }
+
+    private func status(health: DatabaseHealth?, leases: Int?) -> String {
+        let s = host.stats.current
         var line = "node \(cluster.node): \(s.processed) processed, \(s.failed) failed"
         if health?.isDown == true { line += ", database unreachable, not claiming" } else if let leases { line += ", \(leases) in progress" }
         return line

@@ -4,8 +4,8 @@ import Logging
 
 /// Discovery on a shared folder: inotify does not see files written by other machines, so in
 /// cluster mode each watched folder is scanned every `scan_interval`, and a file is inserted
-/// into the job table once two scans at least `settle_ms` apart saw the same size, modification
-/// time and inode (a writer on any machine changes one of them).
+/// into the job table once it has settled (``Settling``: two scans at least `settle_ms` apart saw
+/// the same ``FileStamp``; a writer on any machine changes it).
 ///
 /// One node at a time scans each watch: the one holding the session-level advisory lock
 /// `pg_try_advisory_lock(lockClass, hashtext('ingest:' || watch))`. PostgreSQL releases it when
@@ -34,19 +34,13 @@ final class ClusterScanner {
     /// Watches this node ingests now, and the connection it won them on.
     private var ingesting = Set<String>()
     private var lockConnection: ObjectIdentifier?
-    private var sightings = [String: [String: Sighting]]()
+    private var sightings = [String: [String: Settling]]()
     /// Files inserted (or found inserted), so each is sent once while it stays.
     private var inserted = [String: [String: FileStamp]]()
     /// When the next scan is due: `scan_interval` after the last, or sooner for a hint.
     private var dueAt: UInt64 = 0
     /// Local inotify events, which move a scan earlier (``ClusterHints``); nil: scans alone.
     private let hints: ClusterHints?
-
-    private struct Sighting {
-        var stamp: FileStamp
-        var since: UInt64
-        var scans: Int
-    }
 
     init(session: DatabaseSession, layouts: [WatchLayout], interval: Double, leaseSeconds: Double,
          hints: ClusterHints? = nil, logger: Logger) {
@@ -165,17 +159,17 @@ final class ClusterScanner {
         let watch = layout.watch.name
         let settle = UInt64(max(0, layout.watch.settleMilliseconds)) * 1_000_000
         var previous = sightings[watch] ?? [:]
-        var current = [String: Sighting]()
+        var current = [String: Settling]()
         var ready = [(relative: String, stamp: FileStamp)]()
         for path in FolderWalk.files(in: layout.watch.path, layout: layout) {
             guard let relative = layout.relativePath(of: path), let stamp = FileStamp.of(path) else { continue }
-            var sighting = previous.removeValue(forKey: relative) ?? Sighting(stamp: stamp, since: now, scans: 0)
-            if sighting.stamp != stamp { sighting = Sighting(stamp: stamp, since: now, scans: 0) }
-            sighting.scans += 1
-            current[relative] = sighting
-            if sighting.scans >= 2, now - sighting.since >= settle, inserted[watch]?[relative] != stamp {
-                ready.append((relative, stamp))
+            guard var settling = previous.removeValue(forKey: relative) else {
+                current[relative] = Settling(stamp, now: now)  // a first sighting
+                continue
             }
+            let settled = settling.look(stamp, now: now, settleNanoseconds: settle)
+            current[relative] = settling
+            if settled, inserted[watch]?[relative] != stamp { ready.append((relative, stamp)) }
         }
         sightings[watch] = current
         // Forget what left the folder, so a file that comes back under the same name is new.

@@ -70,7 +70,7 @@ final class ClusterWorkers: Sendable {
             book.add(lease)
             let path = processor.watchSet.current.layouts.first { $0.watch.name == job.watch }.map { $0.watch.path + "/" + job.relative } ?? job.relative
             processor.activity.started(path, watch: job.watch)
-            let ending = processor.process(job, lease: lease, fence: { fence(lease, session) })
+            let ending = processor.process(job, lease: lease, fence: { [self] in fence(lease, session) })
             record(ending, lease: lease, session: session)
             processor.activity.ended(path)
             book.remove(lease)

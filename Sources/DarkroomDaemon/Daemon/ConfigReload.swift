@@ -1,13 +1,15 @@
 import DarkroomConfig
-import DarkroomDrawing
+import DarkroomCore
 import Logging
 
 /// What SIGHUP does first, in the plain daemon and a cluster node alike: tell systemd a reload
 /// is under way, read the files the filters name again (``SharedAssets``) and load the config
-/// file again. An invalid file is explained line by line and refused — the running config stays,
-/// and systemd hears READY=1 again.
+/// file again, with the registry the program handed the daemon (a program embedding the daemon
+/// with filters of its own keeps them across reloads). An invalid file is explained line by line
+/// and refused — the running config stays, and systemd hears READY=1 again.
 struct ConfigReload {
     let configPath: String?
+    let registry: FilterRegistry
     let logger: Logger
     let activity: DaemonActivity
     let notifier: SystemdNotifier
@@ -21,7 +23,7 @@ struct ConfigReload {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
         do throws(ConfigError) {
             SharedAssets.store.reload()
-            return try ConfigLoader.load(path: configPath, registry: .shipped, assets: SharedAssets.store)
+            return try ConfigLoader.load(path: configPath, registry: registry, assets: SharedAssets.store)
         } catch {
             for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }
             refuse("\(configPath) is not valid")

@@ -57,9 +57,8 @@ public final class SignalInbox: Sendable {
     /// nice -4 (libdispatch's user-interactive level); under the unit's `Nice=-4` it inherits -4
     /// and the call changes nothing, but started from a worker that has raised itself to nice 0
     /// it is refused (EACCES) and libdispatch writes "Failed to set thread priority" to the
-    /// journal (README, "A quiet journal"). Registering a signal source starts it from the
-    /// calling thread (a timer source does not: a worker registers it); the daemon's signal
-    /// sources used to do this. SIGURG is one nothing sends; the source is cancelled at once.
+    /// journal (docs/service.md, "A quiet journal"). Registering a signal source starts it from
+    /// the calling thread (a timer source does not: a worker registers it). SIGURG is one nothing sends; the source is cancelled at once.
     public static func startDispatchEventThreadHere() {
         let source = DispatchSource.makeSignalSource(signal: SIGURG, queue: DispatchQueue(label: "darkroom.dispatch-start"))
         source.resume()

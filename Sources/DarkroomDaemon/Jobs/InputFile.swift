@@ -13,7 +13,7 @@ import Glibc
 /// With `lease`, the file is also held under a read lease (`F_SETLEASE`, `F_RDLCK`): the
 /// kernel refuses it while anyone has the file open for writing, and breaks it when someone
 /// opens the file for writing later. That is the daemon's test that a file is complete (see
-/// the README, "What darkroom guarantees"); ``leaseBroken`` tells the job to give up.
+/// docs/operations.md, "What darkroom guarantees"); ``leaseBroken`` tells the job to give up.
 /// Closing the descriptor (when the object ends) releases the lease.
 ///
 /// A TIFF is not read into memory: its decoders read it in place, from this descriptor
@@ -121,14 +121,14 @@ final class InputFile: Sendable {
         self.leased = leased
     }
 
-    /// Whether a file read in place was rewritten since it was opened (its size, modification
-    /// or change time moved): its outputs would mix old and new content. Always false for a
-    /// file read into memory, whose bytes cannot change.
+    /// Whether a file read in place was rewritten since it was opened (its ``FileStamp`` moved):
+    /// its outputs would mix old and new content. Always false for a file read into memory,
+    /// whose bytes cannot change.
     var changedSinceOpen: Bool {
         guard content.isInPlace else { return false }
         var st = stat()
         guard fstat(descriptor, &st) == 0 else { return true }
-        return !FileStatus(st).sameContentStamp(as: status)
+        return FileStatus(st).stamp != status.stamp
     }
 
     /// The SHA-256 of the content (what `sha256sum` prints), waiting for it when the file is

@@ -1,5 +1,7 @@
+import DarkroomConfig
 import Foundation
 import Glibc
+import Logging
 
 /// Where the default memory budget comes from: the memory the daemon's cgroup may use
 /// (`memory.max`, which systemd's `MemoryMax=` sets), else the machine's memory.
@@ -38,5 +40,15 @@ public enum MemoryLimit {
             components.removeLast()
         }
         return smallest
+    }
+}
+
+extension MemoryLimit {
+    /// The memory budget for `config` (logged when new): the one in use when its size is unchanged.
+    static func makeBudget(_ config: DaemonConfig, previous: MemoryBudget?, logger: Logger) -> MemoryBudget {
+        let (bytes, source) = budget(configured: config.limits.maxMemory)
+        if let previous, previous.total == bytes { return previous }
+        logger.notice("memory budget for images: \(JobRunner.mebibytes(bytes)) (\(source)); larger jobs wait, and a job that could never fit fails as too_large")
+        return MemoryBudget(total: bytes, resident: { SharedAssets.store.byteCount })
     }
 }

@@ -1,6 +1,6 @@
 /// Holds files that were announced (closed after writing, moved in, or found by a scan) until
-/// their size and modification time have stayed the same for the watch's settle time, so a file
-/// still being written by a slow or bursty writer is not taken half-done.
+/// they have settled (``Settling``: the same ``FileStamp`` for the watch's settle time), so a
+/// file still being written by a slow or bursty writer is not taken half-done.
 ///
 /// Bounded: at `capacity` it refuses new files and the caller falls back to a rescan later.
 /// Not thread-safe; the ``Intake``'s queue owns it.
@@ -10,9 +10,7 @@ public struct SettleTracker: Sendable {
     private var sequence = 0
 
     private struct Entry: Sendable {
-        var status: FileStatus
-        /// When `status` was first seen, in monotonic nanoseconds.
-        var since: UInt64
+        var settling: Settling
         var settleNanoseconds: UInt64
         var order: Int
     }
@@ -27,13 +25,13 @@ public struct SettleTracker: Sendable {
     /// full and the file was not taken.
     public mutating func observe(_ path: String, status: FileStatus, settleMilliseconds: Int, now: UInt64) -> Bool {
         if var entry = entries[path] {
-            if entry.status != status { (entry.status, entry.since) = (status, now) }
+            entry.settling.announce(status.stamp, now: now)
             entries[path] = entry
             return true
         }
         guard entries.count < capacity else { return false }
         sequence += 1
-        entries[path] = Entry(status: status, since: now,
+        entries[path] = Entry(settling: Settling(status.stamp, now: now),
                               settleNanoseconds: UInt64(max(0, settleMilliseconds)) * 1_000_000, order: sequence)
         return true
     }
@@ -48,11 +46,10 @@ public struct SettleTracker: Sendable {
                 entries[path] = nil
                 continue
             }
-            if current != entry.status {
-                (entry.status, entry.since) = (current, now)
-                entries[path] = entry
-            } else if now >= entry.since + entry.settleNanoseconds {
+            if entry.settling.look(current.stamp, now: now, settleNanoseconds: entry.settleNanoseconds) {
                 ready.append((entry.order, path))
+            } else {
+                entries[path] = entry
             }
         }
         let taken = ready.sorted { $0.order < $1.order }.prefix(max(0, limit)).map(\.path)

@@ -171,7 +171,7 @@ final class ColorCatalogueTests: XCTestCase {
         }
     }
 
-    /// Each style is its documented matrix then curve, computed here from the README's table.
+    /// Each style is its documented matrix then curve, computed here from the table in docs/chains.md.
     func testPhotoEffectStylesFollowTheirDocumentedMatrixAndCurve() throws {
         func luma(_ c: Pixel) -> Float { 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2] }
         func saturate(_ c: Pixel, _ s: Float) -> Pixel {

@@ -1,8 +1,7 @@
 /// An odd square convolution matrix with libvips' scale and offset:
 /// `out = (Σ k·p) / scale + offset`, every channel alike, edges extended (clamp).
 public struct ConvolutionKernel: Sendable, Hashable {
-    /// The largest kernel accepted: 31×31 is already 961 multiply-adds a pixel (10 s on a 25 MP
-    /// photo); a larger one is almost always a mistake, and a blur has its own filter.
+    /// The largest kernel accepted: 31×31 is already 961 multiply-adds a pixel; a larger one is almost always a mistake, and a blur has its own filter.
     public static let maximumSize = 31
 
     /// Rows and columns (odd).

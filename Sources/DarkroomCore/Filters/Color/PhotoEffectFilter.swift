@@ -24,7 +24,7 @@ public struct PhotoEffectFilter: PointFilter {
 
     public static let descriptor = FilterDescriptor(
         name: "photo_effect", displayName: "Photo Effect", categories: ["color", "stylize"],
-        description: "One of eight film looks (Apple's Photos effects); each style's matrix and curve are in the README.",
+        description: "One of eight film looks (Apple's Photos effects); each style's matrix and curve are in docs/chains.md.",
         counterpart: "CIPhotoEffectChrome, …Fade, …Instant, …Mono, …Noir, …Process, …Tonal, …Transfer",
         parameters: [
             ParameterDescriptor("style", .choice(Style.allCases.map(\.rawValue)), "The look.", default: .choice("chrome")),
