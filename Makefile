@@ -41,6 +41,7 @@ bench:
 	Benchmarks/shapes.sh
 	Benchmarks/compose.sh
 	Benchmarks/group.sh
+	Benchmarks/contact.sh
 	Benchmarks/sweep.sh
 
 ## A release binary with the Swift runtime linked in (it needs only Debian's libraries) and the

@@ -24,7 +24,9 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           mount                # the lazy-library test hides libcairo/libpq by bind-mounting over them (its own mount namespace)
           postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
           groff-base man-db    # darkroom.yaml(5) is rendered by groff and man in the tests
-          python3-scipy)       # PchipInterpolator: the reference for the curves filter
+          python3-scipy        # PchipInterpolator: the reference for the curves filter
+          chromium chromium-driver  # the browser tests (preview page, contact sheet): headless Chromium under Selenium
+          python3-pip)         # Selenium comes from PyPI (below)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
 fi
@@ -38,5 +40,13 @@ if ((${#missing[@]})); then
   echo "installing: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Selenium (PyPI) drives chromium in the browser tests (Tests/EndToEndTests/Browser). Installed for
+# the python3 on PATH, which the tests run; Debian's own python3 refuses a plain `pip install`
+# (PEP 668), hence --break-system-packages there (pip of Debian 12 knows the flag).
+if ! python3 -c 'import selenium' 2>/dev/null; then
+  echo "installing: selenium (PyPI) for $(command -v python3)" >&2
+  python3 -m pip install --quiet 'selenium>=4.11' 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages 'selenium>=4.11'
 fi
 command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6 (https://swift.org/install) first" >&2; exit 1; }

@@ -109,13 +109,21 @@ public struct EncodeOptions: Sendable, Equatable {
     /// Whether a JPEG of `size` gets Huffman tables optimised for it.
     func optimizesCoding(for size: Size) -> Bool { optimizeCoding ?? (size.area <= Self.optimizedCodingMaxPixels) }
 
+    /// `option`'s whole number in force, held to the range the table gives it for this format
+    /// (a program may set any number; the config and `process` refuse one outside it).
+    func clamped(_ option: OutputOption) -> Int32 {
+        let value = encoding.integer(option) ?? 0
+        guard case .integer(let range)? = option.form(for: format)?.kind else { return Int32(clamping: value) }
+        return Int32(min(max(value, range.lowerBound), range.upperBound))
+    }
+
     /// The quality from which `chroma: auto` keeps full chroma.
     static let fullChromaQuality = 90
 
     /// Whether a JPEG is written 4:4:4.
     var usesFullChroma: Bool {
         switch chroma {
-        case .auto: min(max(quality, 1), 100) >= Self.fullChromaQuality
+        case .auto: clamped(.quality) >= Self.fullChromaQuality
         case .subsampled420: false
         case .full444: true
         }

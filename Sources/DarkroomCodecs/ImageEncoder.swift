@@ -146,7 +146,7 @@ public struct ImageEncoder: StripSink {
             }
             let layout = PixelConversion.Layout(grey: traits.grey, alpha: false, overWhite: true)
             quantiser = Quantiser(layout: layout)
-            var c = dr_jpeg_write_options(quality: Int32(min(max(options.quality, 1), 100)),
+            var c = dr_jpeg_write_options(quality: options.clamped(.quality),
                                           progressive: options.progressive ? 1 : 0,
                                           chroma_444: options.usesFullChroma ? 1 : 0,
                                           optimize: options.optimizesCoding(for: size) ? 1 : 0, channels: Int32(layout.channels),
@@ -157,8 +157,8 @@ public struct ImageEncoder: StripSink {
         case .webp:
             let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
             quantiser = Quantiser(layout: layout)
-            var c = dr_webp_write_options(channels: Int32(layout.channels), quality: Float(min(max(options.quality, 0), 100)),
-                                          lossless: options.lossless ? 1 : 0, effort: Int32(min(max(options.effort, 0), 6)))
+            var c = dr_webp_write_options(channels: Int32(layout.channels), quality: Float(options.clamped(.quality)),
+                                          lossless: options.lossless ? 1 : 0, effort: options.clamped(.effort))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_webp_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
@@ -168,8 +168,8 @@ public struct ImageEncoder: StripSink {
             }
             let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha, sixteenBit: options.avifIsTenBit)
             quantiser = Quantiser(layout: layout)
-            var c = dr_avif_write_options(channels: Int32(layout.channels), quality: Int32(min(max(options.quality, 0), 100)),
-                                          speed: Int32(min(max(options.speed, 0), 9)), bit_depth: Int32(clamping: options.bitDepth ?? 8),
+            var c = dr_avif_write_options(channels: Int32(layout.channels), quality: options.clamped(.quality),
+                                          speed: options.clamped(.speed), bit_depth: Int32(clamping: options.bitDepth ?? 8),
                                           orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_avif_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
@@ -186,7 +186,7 @@ public struct ImageEncoder: StripSink {
             case .jpeg: compression = Int32(DR_TIFF_JPEG)
             }
             var c = dr_tiff_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
-                                          compression: compression, quality: Int32(min(max(options.quality, 1), 100)),
+                                          compression: compression, quality: options.clamped(.quality),
                                           tiled: options.tiled ? 1 : 0,
                                           orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1),
                                           to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)

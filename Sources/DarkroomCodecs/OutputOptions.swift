@@ -9,7 +9,7 @@ extension OutputOption {
         [Form([.jpeg], .boolean, default: .boolean(false))])
 
     public static let chroma = OutputOption(
-        "chroma", "Chroma sampling: auto is 4:4:4 at quality 90 and above, 4:2:0 below.",
+        "chroma", "Chroma sampling: auto is 4:4:4 at quality \(EncodeOptions.fullChromaQuality) and above, 4:2:0 below.",
         [Form([.jpeg], .choice(EncodeOptions.Chroma.allCases.map(\.rawValue)), default: .word(EncodeOptions.Chroma.auto.rawValue))])
 
     public static let bitDepth = OutputOption(

@@ -19,8 +19,8 @@ struct ErrorsCommand: ParsableCommand {
     static func text() -> String {
         var lines = ["A failed file's report holds \"error\": {\"code\", \"message\"}; the codes:"]
         for code in ErrorCode.allCases {
-            lines.append("  " + code.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0) + code.meaning)
-            lines.append(String(repeating: " ", count: 17) + code.remedy)
+            lines += TextWrap.lines("  " + code.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0), code.meaning)
+            lines += TextWrap.lines(String(repeating: " ", count: 17) + "→ ", code.remedy)
         }
         return lines.joined(separator: "\n")
     }

@@ -42,6 +42,9 @@ enum FilterMarkdown {
         lines += ["", "| parameter | kind | default | range | slider | unit | description |",
                   "|---|---|---|---|---|---|---|"]
         for p in d.parameters { lines += parameterRows(p, prefix: "") }
+        if !d.examples.isEmpty {
+            lines += ["", "Examples:", "", "```text"] + d.examples.map { "\(d.name) \($0)" } + ["```"]
+        }
         return lines
     }
 

@@ -72,22 +72,9 @@ struct OutputOptionFlags {
                 let formats = form.formats == ImageFormat.writableFormats ? "every format" : form.formats.map(\.rawValue).joined(separator: ", ")
                 return formats + ": " + (isBoolean ? "" : form.kind.range + ", ") + "default \(form.defaultText)"
             }
-            lines += wrapped("  " + spelling.padding(toLength: 24, withPad: " ", startingAt: 0),
+            lines += TextWrap.lines("  " + spelling.padding(toLength: 24, withPad: " ", startingAt: 0),
                              option.summary + " " + forms.joined(separator: "; ") + ".")
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// `text` after `head`, in lines of at most 80 columns indented as far as `head`.
-    private static func wrapped(_ head: String, _ text: String) -> [String] {
-        var lines = [String](), line = head
-        for word in text.split(separator: " ") {
-            if line.count + 1 + word.count > 80, line.count > head.count {
-                lines.append(line)
-                line = String(repeating: " ", count: head.count)
-            }
-            line += (line.count == head.count ? "" : " ") + word
-        }
-        return lines + [line]
     }
 }

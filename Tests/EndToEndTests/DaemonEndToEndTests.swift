@@ -258,9 +258,13 @@ final class DaemonEndToEndTests: XCTestCase {
                 done_dir: \(s.path("done"))
                 outputs:
                   - path: \(s.path("out2/{stem}.png"))
+                    chain:
+                      - rotate: {angle: 360}
             """)
         daemon.send(SIGHUP)
         XCTAssertTrue(eventually { daemon.log.contains("configuration reloaded") }, daemon.log)
+        XCTAssertTrue(daemon.log.contains("360 is read as radians (20626.5°); write 360deg"),
+                      "a reload warns as a start does; log:\n\(daemon.log)")
         XCTAssertTrue(daemon.waitForNotification("READY=1"))
         s.makeFolder("inbox2/new/deeper")
         s.writeInPlace("inbox2/new/deeper/n.png", try picture(width: 12, height: 12, format: .png))

@@ -46,6 +46,16 @@ final class GeneratedDocsTests: XCTestCase {
         }
     }
 
+    /// The plain listings name every code and every option too.
+    func testThePlainListingsNameEveryCodeAndOption() throws {
+        let errors = try darkroom(["errors"])
+        XCTAssertEqual(errors.status, 0, errors.stderr)
+        for code in ErrorCode.allCases { XCTAssertTrue(errors.stdout.contains("  \(code.rawValue) "), code.rawValue) }
+        let formats = try darkroom(["formats"])
+        XCTAssertEqual(formats.status, 0, formats.stderr)
+        for option in OutputOption.all { XCTAssertTrue(formats.stdout.contains(" \(option.name) "), option.name) }
+    }
+
     /// The README points at the generated list instead of keeping its own.
     func testTheReadmeLinksTheErrorCodes() throws {
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)

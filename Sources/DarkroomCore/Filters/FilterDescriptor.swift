@@ -12,15 +12,22 @@ public struct FilterDescriptor: Sendable, Hashable {
     public var counterpart: String?
     /// Parameters in the order help text shows them.
     public var parameters: [ParameterDescriptor]
+    /// Invocations that show what the filter can do, as they follow its name in a chain
+    /// (`width=800 fit=cover`): listed by `darkroom filters` and its docs, and what the
+    /// conformance suite builds the filter from where its parameters cannot all be drawn at
+    /// random (a required kernel, a file, a list of shapes, modes that exclude each other).
+    /// File names in them (`stamp.png`, `warm.cube`, `logo.svg`) name the suite's test assets.
+    public var examples: [String]
 
     public init(name: String, displayName: String, categories: [String], description: String,
-                counterpart: String? = nil, parameters: [ParameterDescriptor] = []) {
+                counterpart: String? = nil, parameters: [ParameterDescriptor] = [], examples: [String] = []) {
         self.name = name
         self.displayName = displayName
         self.categories = categories
         self.description = description
         self.counterpart = counterpart
         self.parameters = parameters
+        self.examples = examples
     }
 
     public func parameter(named name: String) -> ParameterDescriptor? {
@@ -31,6 +38,6 @@ public struct FilterDescriptor: Sendable, Hashable {
 /// JSON form for `darkroom filters --json`; field names are snake_case and stable.
 extension FilterDescriptor: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, displayName = "display_name", categories, description, counterpart, parameters
+        case name, displayName = "display_name", categories, description, counterpart, parameters, examples
     }
 }

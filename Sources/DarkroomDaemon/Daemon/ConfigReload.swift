@@ -23,7 +23,10 @@ struct ConfigReload {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
         do throws(ConfigError) {
             SharedAssets.store.reload()
-            return try ConfigLoader.load(path: configPath, registry: registry, assets: SharedAssets.store)
+            let loaded = try ConfigLoader.load(path: configPath, registry: registry, assets: SharedAssets.store)
+            // The same warnings `run` logs at start (a bare angle read as radians).
+            for warning in loaded.warnings { logger.warning("\(warning)") }
+            return loaded
         } catch {
             for diagnostic in error.diagnostics { logger.error("\(diagnostic)") }
             refuse("\(configPath) is not valid")

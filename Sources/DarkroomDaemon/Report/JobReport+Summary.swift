@@ -21,6 +21,13 @@ extension JobReport {
         public var outputs: [OutputPart]
         public var timings: Timings
 
+        /// The summary of a report already read whole.
+        public init(_ report: JobReport) {
+            (watch, status, error, timings) = (report.watch, report.status, report.error, report.timings)
+            input = InputPart(path: report.input.path, bytes: report.input.bytes)
+            outputs = report.outputs.map { OutputPart(bytes: $0.bytes) }
+        }
+
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             watch = try c.decode(String.self, forKey: .watch)

@@ -19,7 +19,15 @@ public struct BlendFilter: RegionFilter {
                                 default: .choice(Fit.cover.rawValue)),
             ParameterDescriptor("opacity", .scalar, "The layer's opacity: 1 as it is, 0 not at all (the operator then sees a transparent layer).",
                                 default: .number(1), min: 0, max: 1, slider: 0...1),
-        ] + GradientParameters.layer)
+        ] + GradientParameters.layer,
+        examples: [
+            "color=#3366cc80 mode=overlay",
+            "color=random mode=hue opacity=random",
+            "color=#ff000040 mode=source_in",
+            "image=stamp.png mode=difference fit=stretch",
+            "image=logo.svg fit=inside mode=destination_atop",
+            "image=grey.png mode=luminosity fit=cover opacity=0.5",
+        ])
 
     enum Source: Sendable {
         case color(RGBA)

@@ -35,6 +35,13 @@ public struct ClipFilter: RegionFilter {
             ParameterDescriptor("outside", .color, "What replaces the outside.", default: .color(.transparent)),
             ParameterDescriptor("feather", .scalar, "Softness of the edge in px (sigma feather/2).", default: .number(0),
                                 min: 0, max: 500, slider: 0...50, unit: "px"),
+        ],
+        examples: [
+            "shape=rect x=3 y=2 width=50% height=60% outside=#ff000080",
+            "shape=rounded_rect radius=[2,5,0,8] width=80%",
+            "shape=polygon points=[2,2,30,5,10,25,25,25,5,8] fill_rule=even_odd feather=3",
+            "feather=4 outside=white",
+            "shape=path d=\"M 3 3 L 40 8 Q 20 30 5 20 Z\" fill_rule=even_odd",
         ])
 
     public var geometry: ShapeGeometry

@@ -18,6 +18,11 @@ public struct DrawFilter: RegionFilter {
         counterpart: "CGContext paths (QuartzFun) / cairo fill and stroke",
         parameters: [
             ParameterDescriptor("shapes", .records(ShapeRecord.fields), "The shapes, painted in order.", required: true),
+        ],
+        examples: [
+            "shapes=[{shape=ellipse, fill=random, stroke=#00ff0080, line_width=3}, {shape=line, points=[0,0,40,30], dash=[4,2]}]",
+            "shapes=[{shape=path, d=\"M 2 2 L 30 5 L 10 25 Z\", fill=white, blend=multiply, opacity=0.5}]",
+            "shapes=[{shape=rounded_rect, x=5, y=3, width=50%, height=20, radius=[1,2,3,4], fill=#ff000080, blend=source_in}]",
         ])
 
     public var shapes: [DrawnShape]

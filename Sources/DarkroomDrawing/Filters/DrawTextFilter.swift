@@ -33,6 +33,12 @@ public struct DrawTextFilter: RegionFilter {
                                 default: .choice("left")),
             ParameterDescriptor("max_width", .length, "Wrap lines longer than this, in px or % of the image's width (no wrapping unless given).",
                                 min: 1, unit: "px"),
+        ],
+        examples: [
+            "text=Hello size=12 at=[2,3]",
+            "text=\"Ag {stem}\" size=30% gravity=center stroke=black stroke_width=2 color=#ffcc00",
+            "text=\"a long line that wraps\" max_width=50% background=#00000080 padding=3 align=center blend=difference",
+            "text=x size=9 gravity=south_west margin=1 opacity=random blend=destination_out",
         ])
 
     let text: String

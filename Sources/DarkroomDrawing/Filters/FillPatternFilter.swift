@@ -22,6 +22,10 @@ public struct FillPatternFilter: RegionFilter {
                                 "Only inside this shape ({shape: ellipse, center, radii}, … as clip takes them, with fill_rule); everywhere when absent."),
             ParameterDescriptor("opacity", .scalar, "0 … 1.", default: .number(1), min: 0, max: 1, slider: 0...1, identity: .number(0)),
             ParameterDescriptor.blendMode("How the pattern combines with the image under it."),
+        ],
+        examples: [
+            "size=[6,5] shapes=[{shape=ellipse, fill=random}, {shape=line, points=[0,0,6,5]}] offset=[2,3] opacity=0.7",
+            "image=stamp.png offset=[50%,10%] blend=multiply",
         ])
 
     /// Cells larger than this on a side are refused: the cell is held whole.

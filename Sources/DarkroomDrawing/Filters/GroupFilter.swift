@@ -45,6 +45,14 @@ public struct GroupFilter: RegionFilter {
             .blendMode("How the layer combines with the image: a W3C blend mode or a Porter-Duff operator."),
             ParameterDescriptor("shadow", .record(shadowFields),
                                 "A shadow the layer casts under itself: {offset ([7, 7]), blur (12), color (black at 1/3)}."),
+        ],
+        examples: [
+            "opacity=0.5 chain=[draw shapes=[{shape=ellipse, fill=random}, {shape=rect, x=10%, y=5, width=60%, height=40%, fill=#00ff00c0}]]",
+            "source=image opacity=0.7 blend=multiply chain=[sepia | gaussian_blur radius=2 | invert]",
+            "shadow={offset=[3,-2], blur=2, color=#0000ff80} chain=[overlay_image image=stamp.png at=[3,4] | box_blur radius=1]",
+            "source=image shadow={offset=[-10%,20%], blur=0} chain=[clip shape=ellipse feather=2 | flip direction=vertical]",
+            "blend=source_in chain=[group opacity=0.5 shadow={} chain=[draw shapes=[{shape=line, points=[0,0,40,30]}]] | convolve kernel=[0,1,0,1,1,1,0,1,0] scale=5]",
+            "source=image chain=[transform rotate=30deg | sepia]",
         ])
 
     public let steps: [ResolvedFilter]

@@ -32,6 +32,18 @@ public struct OverlayImageFilter: RegionFilter {
                                 default: .choice("repeat")),
             ParameterDescriptor("offset", .point, "The pattern's phase: where one tile's top-left corner lies.",
                                 default: .point(Length(0), Length(0)), unit: "px"),
+        ],
+        examples: [
+            "image=stamp.png at=[3,4] opacity=0.7",
+            "image=grey.png at=[-4,-5]",
+            "image=wide.png at=[50%,90%] opacity=random",
+            "image=stamp.png gravity=south_east margin=2 blend=multiply",
+            "image=stamp.png rect=[2,3,50%,40%] fit=cover",
+            "image=stamp.png width=20 blend=source_in",
+            "image=stamp.png tile=true tile_mode=mirror offset=[5,-3]",
+            "image=wide.png tile=true width=13 offset=[2,2]",
+            "image=logo.svg gravity=center width=60%",
+            "image=logo.svg tile=true height=9 blend=xor",
         ])
 
     let graphic: Graphic

@@ -8,7 +8,12 @@ public struct RadialGradientFilter: RegionFilter {
         name: "radial_gradient", displayName: "Radial Gradient", categories: ["composite"],
         description: "Draws a radial gradient (stops from an inner to an outer circle) over the image.",
         counterpart: "CGContextDrawRadialGradient, CIRadialGradient",
-        parameters: GradientParameters.radial + GradientParameters.shared)
+        parameters: GradientParameters.radial + GradientParameters.shared,
+        examples: [
+            "stops=[{at=0, color=yellow}, {at=1, color=#00000000}] radius1=40% focus=[30%,30%]",
+            "radius0=3 radius1=12 extend=repeat blend=screen",
+            "radius1=0 blend=destination_in",
+        ])
 
     let style: GradientStyle
 

@@ -4,7 +4,8 @@ import DarkroomDaemon
 import Foundation
 
 /// `darkroom report`: reads the JSON reports one at a time and prints what an operator asks
-/// first — how many, how many failed and why, how fast, how big — or the failed files alone.
+/// first — how many, how many failed and why, how fast, how big — or the failed files alone,
+/// or writes a contact sheet of them (``ContactSheetFile``).
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -39,7 +40,16 @@ struct ReportCommand: ParsableCommand {
             completion: .file(extensions: ["yaml", "yml"]))
     var config: String?
 
+    @Option(help: ArgumentHelp("Write a contact sheet instead: one self-contained HTML page with every file's thumbnail beside its outputs'.",
+                               valueName: "file"), completion: .file(extensions: ["html"]))
+    var html: String?
+
+    @Option(help: "With --html: the longest side of a thumbnail, in pixels (32-1024).")
+    var thumbnailSize = 160
+
     func validate() throws {
+        if html != nil && (failed || json || paths) { throw ValidationError("--html writes a page: it cannot be combined with --failed, --paths or --json") }
+        if !(32...1024).contains(thumbnailSize) { throw ValidationError("--thumbnail-size must be from 32 to 1024, got \(thumbnailSize)") }
         if paths && !failed { throw ValidationError("--paths lists failed files: use it with --failed") }
         if paths && json { throw ValidationError("--paths and --json cannot be combined: choose one output") }
         if let since, ReportSince.parse(since) == nil {
@@ -62,31 +72,30 @@ struct ReportCommand: ParsableCommand {
                 throw ExitCode(64)
             }
         }
-        let locator = FailedFileLocator(watches: daemonConfig?.watches ?? [])
-        var summary = ReportSummary()
-        var readable = 0
-        for folder in folders {
-            let opened = ReportFolderWalk.walk(folder) { path in
-                guard let bytes = try? FileIO.read(path, maxBytes: 16 << 20),
-                      let entry = try? JSONDecoder().decode(JobReport.Summary.self, from: Data(bytes)),
-                      case let (started, finished) = (entry.timings.started, entry.timings.finished) else {
-                    summary.unreadable += 1
-                    return
+        let locator = InputLocator(watches: daemonConfig?.watches ?? [])
+        if let html {
+            // A folder missing from a sheet would go unnoticed: every one must be there.
+            for folder in folders {
+                guard let dir = opendir(folder) else {
+                    printError("darkroom report: cannot read the folder \(folder) (\(String(cString: strerror(errno))))")
+                    throw ExitCode(1)
                 }
-                if let watch, entry.watch != watch { return }
-                if let cutoff, finished < cutoff { return }
-                if failed {
-                    if entry.status == .failed { printFailed(entry, finished: finished, locator: locator) }
-                } else {
-                    summary.add(entry, started: started, finished: finished)
-                }
+                closedir(dir)
             }
-            if opened { readable += 1 } else { printError("darkroom report: cannot read the folder \(folder) (\(String(cString: strerror(errno)))); skipped") }
+            let sheet = try ContactSheetFile(path: html, thumbnailSize: thumbnailSize)
+            let unreadable = try eachReport(in: folders, as: JobReport.self, cutoff: cutoff) { sheet.add($0) }
+            try sheet.finish(folders: folders, since: cutoff, unreadable: unreadable, locator: locator)
+            return
         }
-        if readable == 0 {
-            printError("darkroom report: no reports folder could be read; give one (darkroom report DIR) or the daemon's --config")
-            throw ExitCode(1)
+        var summary = ReportSummary()
+        let unreadable = try eachReport(in: folders, as: JobReport.Summary.self, cutoff: cutoff) { entry in
+            if failed {
+                if entry.status == .failed { printFailed(entry, finished: entry.timings.finished, locator: locator) }
+            } else {
+                summary.add(entry, started: entry.timings.started, finished: entry.timings.finished)
+            }
         }
+        summary.unreadable = unreadable
         guard !failed else { return }
         if json {
             let encoder = JSONEncoder()
@@ -97,8 +106,33 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    private func printFailed(_ r: JobReport.Summary, finished: Date, locator: FailedFileLocator) {
-        let now = locator.currentPath(of: r.input.path, watch: r.watch)
+    /// Visits the reports in `folders` of the watch and period asked for, one at a time;
+    /// returns how many `.json` files were not reports. Fails when no folder can be read.
+    private func eachReport<Report: Decodable & FiledReport>(in folders: [String], as type: Report.Type, cutoff: Date?,
+                                                               _ visit: (Report) -> Void) throws -> Int {
+        var unreadable = 0, readable = 0
+        for folder in folders {
+            let opened = ReportFolderWalk.walk(folder) { path in
+                guard let bytes = try? FileIO.read(path, maxBytes: 16 << 20),
+                      let report = try? JSONDecoder().decode(Report.self, from: Data(bytes)) else {
+                    unreadable += 1
+                    return
+                }
+                if let watch, report.watch != watch { return }
+                if let cutoff, report.timings.finished < cutoff { return }
+                visit(report)
+            }
+            if opened { readable += 1 } else { printError("darkroom report: cannot read the folder \(folder) (\(String(cString: strerror(errno)))); skipped") }
+        }
+        if readable == 0 {
+            printError("darkroom report: no reports folder could be read; give one (darkroom report DIR) or the daemon's --config")
+            throw ExitCode(1)
+        }
+        return unreadable
+    }
+
+    private func printFailed(_ r: JobReport.Summary, finished: Date, locator: InputLocator) {
+        let now = locator.currentPath(of: r.input.path, watch: r.watch, status: .failed)
         if paths {
             print(now)
         } else if json {
@@ -114,15 +148,11 @@ struct ReportCommand: ParsableCommand {
     }
 }
 
-/// Where a failed input is now: the daemon moved it from its watched folder to `failed_dir`,
-/// under the same relative path (a name already taken there got a number, which the report
-/// does not record: then, and without a config, the path it had when it was processed).
-struct FailedFileLocator {
-    let watches: [WatchConfig]
-
-    func currentPath(of input: String, watch name: String) -> String {
-        guard let watch = watches.first(where: { $0.name == name }), input.hasPrefix(watch.path + "/") else { return input }
-        let moved = watch.failedDirectory + "/" + input.dropFirst(watch.path.count + 1)
-        return FileManager.default.fileExists(atPath: moved) ? moved : input
-    }
+/// What the report walk filters on, in the full report and in its summary alike.
+protocol FiledReport {
+    var watch: String { get }
+    var timings: JobReport.Timings { get }
 }
+
+extension JobReport: FiledReport {}
+extension JobReport.Summary: FiledReport {}

@@ -46,7 +46,7 @@ final class FilterConformanceTests: XCTestCase {
                       resolved.count == 1 else { continue }
                 out.append(Sample(text: text, filter: resolved[0]))
             }
-            XCTAssertGreaterThan(out.count, before, "no sample builds \(type.descriptor.name): add one to KernelContractTests.required")
+            XCTAssertGreaterThan(out.count, before, "no sample builds \(type.descriptor.name): add one to its descriptor's examples")
         }
         return out
     }

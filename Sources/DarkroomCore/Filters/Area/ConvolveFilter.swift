@@ -13,6 +13,10 @@ public struct ConvolveFilter: RegionFilter {
                                 slider: 1...16),
             ParameterDescriptor("offset", .scalar, "Added after dividing, in channel units (1 = full range).",
                                 default: .number(0), slider: -1...1, identity: .number(0)),
+        ],
+        examples: [
+            "kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8",
+            "kernel=[1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7]",
         ])
 
     public let kernel: ConvolutionKernel

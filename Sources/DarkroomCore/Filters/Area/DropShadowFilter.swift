@@ -20,6 +20,10 @@ public struct DropShadowFilter: RegionFilter {
             ParameterDescriptor("canvas", .choice(["same", "grow"]),
                                 "same keeps the image's size (the shadow is cut at the edges); grow makes room for it.",
                                 default: .choice("same")),
+        ],
+        examples: [
+            "offset=[-5,3] blur=6 canvas=grow",
+            "offset=[40%,-20%] blur=2",
         ])
 
     public let offset: (x: Length, y: Length)

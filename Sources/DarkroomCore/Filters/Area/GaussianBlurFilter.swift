@@ -12,6 +12,10 @@ public struct GaussianBlurFilter: RegionFilter {
         parameters: [
             ParameterDescriptor("radius", .scalar, "Standard deviation of the Gaussian in pixels (sigma = radius).",
                                 default: .number(10), min: 0, max: GaussianBlur.maximumSigma, slider: 0...100, identity: .number(0), unit: "px"),
+        ],
+        examples: [
+            "radius=0.7",
+            "radius=6",
         ])
 
     public let radius: Double

@@ -21,6 +21,13 @@ public struct ColorCubeFilter: PointFilter {
             ParameterDescriptor("interpolation", .choice(ColorCube.Interpolation.allCases.map(\.rawValue)),
                                 "Between grid points: trilinear (CIColorCube, ImageMagick) or tetrahedral (Resolve, OCIO).",
                                 default: .choice("trilinear")),
+        ],
+        examples: [
+            "file=warm.cube",
+            "file=warm.cube interpolation=tetrahedral",
+            "file=curve1d.cube",
+            "file=channels1d.cube",
+            "size=2 data=[0,0,0,1, 1,0,0,1, 0,1,0,0.5, 1,1,0,1, 0,0,1,1, 1,0,1,1, 0,1,1,1, 1,1,1,1]",
         ])
 
     /// The table as a point operation.

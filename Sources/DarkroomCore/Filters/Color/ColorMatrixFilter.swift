@@ -12,6 +12,9 @@ public struct ColorMatrixFilter: PointFilter {
             vector("b", "Weights of r, g, b, a in the output blue.", [0, 0, 1, 0]),
             vector("a", "Weights of r, g, b, a in the output alpha.", [0, 0, 0, 1]),
             vector("bias", "Added to r, g, b, a.", [0, 0, 0, 0]),
+        ],
+        examples: [
+            "r=[0.5,0.3,0.2,0] a=[0,0,0,0.5] bias=[0.1,0,-0.1,0.2]",
         ])
 
     private static func vector(_ name: String, _ text: String, _ identity: [Double]) -> ParameterDescriptor {

@@ -12,6 +12,10 @@ public struct CurvesFilter: PointFilter {
                                 + "[0, 0, 0.25, 0.2, 0.75, 0.8, 1, 1] is a gentle S.",
                                 default: .numbers([0, 0, 1, 1]), identity: .numbers([0, 0, 1, 1])),
             ParameterDescriptor("channel", .choice(ChannelSelection.names), "The channels adjusted.", default: .choice("all")),
+        ],
+        examples: [
+            "points=[0,0.1,0.3,0.2,0.7,0.9,1,1] channel=green",
+            "points=[0,0,0.5,0.8,1,1]",
         ])
 
     public var curve: MonotoneCurve

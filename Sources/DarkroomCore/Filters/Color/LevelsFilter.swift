@@ -17,6 +17,10 @@ public struct LevelsFilter: PointFilter {
             ParameterDescriptor("gamma", .scalar, "Mid-tone gamma: above 1 lightens, below 1 darkens.",
                                 default: .number(1), min: 0.01, max: 100, slider: 0.25...4, identity: .number(1)),
             ParameterDescriptor("channel", .choice(ChannelSelection.names), "The channels adjusted.", default: .choice("all")),
+        ],
+        examples: [
+            "black=0.1 white=0.8 gamma=1.4",
+            "black=0.2 channel=blue",
         ])
 
     public var black: Double

@@ -28,6 +28,15 @@ public struct PhotoEffectFilter: PointFilter {
         counterpart: "CIPhotoEffectChrome, …Fade, …Instant, …Mono, …Noir, …Process, …Tonal, …Transfer",
         parameters: [
             ParameterDescriptor("style", .choice(Style.allCases.map(\.rawValue)), "The look.", default: .choice("chrome")),
+        ],
+        examples: [
+            "style=fade",
+            "style=instant",
+            "style=mono",
+            "style=noir",
+            "style=process",
+            "style=tonal",
+            "style=transfer",
         ])
 
     public var style: Style

@@ -25,6 +25,10 @@ public struct CropFilter: RegionFilter, ContentAwareFilter {
             ParameterDescriptor("gravity", .choice(Gravity.allCases.map(\.rawValue) + InterestMeasure.allCases.map(\.rawValue)),
                                 "Place the width × height by compass point instead of x, y: center, north, north_east, …; "
                                     + "or where the image is most interesting, as vips smartcrop: attention or entropy."),
+        ],
+        examples: [
+            "x=3 y=5 width=20 height=11",
+            "width=50% height=30% gravity=south_east",
         ])
 
     public var x, y, width, height: Length

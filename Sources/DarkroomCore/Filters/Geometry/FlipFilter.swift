@@ -8,6 +8,9 @@ public struct FlipFilter: RegionFilter {
         parameters: [
             ParameterDescriptor("direction", .choice(["horizontal", "vertical"]), "horizontal or vertical.",
                                 default: .choice("horizontal")),
+        ],
+        examples: [
+            "direction=vertical",
         ])
 
     public var orientation: Orientation

@@ -26,6 +26,11 @@ public struct NineSliceFilter: RegionFilter {
             ParameterDescriptor("insets", .lengths, "[top, left, bottom, right] in px or % of the source; one length for all four.",
                                 default: .lengths([Length(8), Length(8), Length(8), Length(8)])),
             ParameterDescriptor("center", .choice(Center.allCases.map(\.rawValue)), "stretch or tile.", default: .choice("stretch")),
+        ],
+        examples: [
+            "width=60 height=9 insets=[3,4,2,5]",
+            "width=200% height=150% insets=4 center=tile",
+            "width=5 height=70 insets=[9,9,9,9]",
         ])
 
     public var width, height: Length

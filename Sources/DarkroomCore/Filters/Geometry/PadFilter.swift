@@ -19,6 +19,10 @@ public struct PadFilter: RegionFilter {
             ParameterDescriptor("bottom", .length, "Bottom side (px or % of the height); overrides all.", min: 0, max: 100_000, slider: 0...100, unit: "px"),
             ParameterDescriptor("left", .length, "Left side (px or % of the width); overrides all.", min: 0, max: 100_000, slider: 0...100, unit: "px"),
             ParameterDescriptor("color", .color, "The border's colour.", default: .color(.black)),
+        ],
+        examples: [
+            "top=3 left=20% color=#ff000080",
+            "all=2 color=white",
         ])
 
     public var top, right, bottom, left: Length

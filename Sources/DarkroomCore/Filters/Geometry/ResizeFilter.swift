@@ -32,6 +32,14 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
             ParameterDescriptor("gravity", .choice(Gravity.allCases.map(\.rawValue) + InterestMeasure.allCases.map(\.rawValue)),
                                 "With fit: cover, the part kept: center (default), a compass point (north, south_east, …), "
                                     + "or where the image is most interesting, as vips smartcrop: attention or entropy."),
+        ],
+        examples: [
+            "width=23",
+            "height=17 fit=contain background=#336699",
+            "scale=random",
+            "width=50 height=9 fit=cover",
+            "width=15 height=40 fit=stretch kernel=bicubic",
+            "scale=0.3 kernel=nearest",
         ])
 
     public var target: ResizeTarget

@@ -15,6 +15,11 @@ public struct RotateFilter: RegionFilter {
             ParameterDescriptor("angle", .angle, "Clockwise turn; write 90deg (a bare number is radians).",
                                 default: .number(.pi / 2), slider: -Double.pi...Double.pi, identity: .number(0), unit: "rad"),
             ParameterDescriptor("background", .color, "Colour of the corners a free angle uncovers.", default: .color(.transparent)),
+        ],
+        examples: [
+            "angle=90deg",
+            "angle=270deg",
+            "angle=30deg background=white",
         ])
 
     /// A quarter turn, done exactly; nil when the angle needs resampling.

@@ -17,6 +17,10 @@ public struct TileFilter: RegionFilter {
             ParameterDescriptor("rows", .integer, "Copies down.", default: .number(2), min: 1, max: 1000, slider: 1...8,
                                 identity: .number(1)),
             ParameterDescriptor("mode", .choice(Mode.allCases.map(\.rawValue)), "repeat or mirror.", default: .choice("repeat")),
+        ],
+        examples: [
+            "columns=3 rows=2 mode=mirror",
+            "columns=2 rows=3",
         ])
 
     public var columns, rows: Int

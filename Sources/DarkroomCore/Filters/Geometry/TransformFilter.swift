@@ -30,6 +30,14 @@ public struct TransformFilter: RegionFilter {
                                 default: .choice("same")),
             ParameterDescriptor("background", .color, "Colour under uncovered and partly covered pixels.",
                                 default: .color(.transparent)),
+        ],
+        examples: [
+            "rotate=random",
+            "rotate=30deg canvas=grow background=#ffffff80",
+            "scale=[1.5,0.5] translate=[3,-4]",
+            "shear=[0.3,0.1] pivot=center",
+            "rotate=180deg",
+            "matrix=[-1,0,0,1,0,0]",
         ])
 
     public var steps: [TransformStep]

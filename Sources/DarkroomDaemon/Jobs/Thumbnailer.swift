@@ -1,0 +1,67 @@
+import DarkroomCodecs
+import DarkroomConfig
+import DarkroomCore
+
+/// Small pictures of image files for people to look at (the contact sheet), made by the
+/// daemon's own path: the file opened as an input is (``InputFile``), planned from its header
+/// under the limits (``JobPlan``), decoded with shrink-on-load, resized and encoded in memory
+/// (``OutputRendering``). Pixels are turned upright and converted to sRGB as outputs are, and
+/// no metadata is kept.
+public struct Thumbnailer: Sendable {
+    /// A thumbnail and what was read to make it.
+    public struct Thumbnail: Sendable {
+        /// The encoded picture.
+        public var bytes: [UInt8]
+        public var width: Int
+        public var height: Int
+        /// The SHA-256 of the file the picture was made from, to tell it from the file a
+        /// report describes.
+        public var sha256: String?
+    }
+
+    /// The longest side of a thumbnail, in pixels (smaller images keep their size).
+    public let box: Int
+    /// JPEG or WebP: what a browser shows, small.
+    public let format: ImageFormat
+    public let quality: Int
+    public let limits: Limits
+    public let executor: StripExecutor
+    private let output: OutputConfig
+
+    public init(box: Int, format: ImageFormat = .jpeg, quality: Int = 75, limits: Limits = Limits(),
+                executor: StripExecutor = StripExecutor()) {
+        precondition(box > 0 && (format == .jpeg || format == .webp))
+        (self.box, self.format, self.quality, self.limits, self.executor) = (box, format, quality, limits, executor)
+        // A chain the registry itself parses, so the thumbnail is resized as any output is.
+        let chain = try! ChainSyntax.parse("resize width=\(box) height=\(box) fit=inside no_upscale=true")
+        var encoding = OutputEncoding()
+        encoding.metadata = .strip
+        output = OutputConfig(pathTemplate: "{stem}.thumbnail.\(format.fileExtension)", format: format, quality: quality,
+                              encoding: encoding, chain: chain)
+    }
+
+    /// The thumbnail of the file at `path` (a link is followed: the caller named it), or the
+    /// error a report would give for it as an input (`io` for a missing file, `corrupt`, …).
+    public func thumbnail(of path: String) throws(ReportError) -> Thumbnail {
+        let input: InputFile
+        do throws(InputFile.OpenError) {
+            input = try InputFile.open(path, maxBytes: limits.maxFileBytes, lease: false, followLinks: true)
+        } catch {
+            throw JobRunner.reportError(for: error, path: path, limits: limits)
+        }
+        defer { withExtendedLifetime(input) {} }  // a TIFF is read from its descriptor
+        let header: ImageInfo
+        do throws(CodecError) {
+            header = try ImageCodec.readInfo(input.content)
+        } catch {
+            throw ReportError(code: error.code, message: error.message)
+        }
+        let plan = try JobPlan.make(header: header, outputs: [output],
+                                    naming: .init(relativePath: FileIO.fileName(of: path), watchName: "thumbnail", mirrorFolders: false),
+                                    seed: 0, limits: limits, executor: executor)
+        let rendered = try OutputRendering.render(input: input.content, plan: plan.outputs[0], metadata: ImageMetadata(),
+                                                  limits: limits, deadline: .after(seconds: limits.maxSeconds), executor: executor)
+        return Thumbnail(bytes: rendered.bytes, width: rendered.size.width, height: rendered.size.height,
+                         sha256: try? input.sha256())
+    }
+}

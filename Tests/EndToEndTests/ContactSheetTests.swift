@@ -1,0 +1,212 @@
+import DarkroomCodecs
+import DarkroomTestSupport
+import Foundation
+import XCTest
+
+/// `darkroom report --html`: the contact sheet of a real daemon's reports, read as a file and
+/// opened in a real browser (Debian's chromium and chromium-driver, driven by Selenium).
+final class ContactSheetTests: XCTestCase {
+    /// Two watches with their own reports folders; photos draws sepia's intensity at random.
+    func config(_ s: Scratch) -> String {
+        """
+        watches:
+          - name: photos
+            path: \(s.path("inbox/photos"))
+            settle_ms: 50
+            done_dir: \(s.path("done/photos"))
+            failed_dir: \(s.path("failed/photos"))
+            reports_dir: \(s.path("reports/photos"))
+            outputs:
+              - path: \(s.path("out/photos/{stem}.jpg"))
+                chain:
+                  - resize: { width: 120 }
+                  - sepia: { intensity: random }
+              - path: \(s.path("out/photos/{stem}-small.png"))
+                chain:
+                  - resize: { width: 40 }
+          - name: scans
+            path: \(s.path("inbox/scans"))
+            settle_ms: 50
+            done_dir: \(s.path("done/scans"))
+            failed_dir: \(s.path("failed/scans"))
+            reports_dir: \(s.path("reports/scans"))
+            outputs:
+              - path: \(s.path("out/scans/{stem}.png"))
+                chain:
+                  - invert: {}
+        """
+    }
+
+    /// Runs the daemon over good files and two bad ones; returns the inputs by name.
+    func processed(_ s: Scratch) throws -> [String: String] {
+        s.writeConfig(config(s))
+        let daemon = try start(s)
+        let jpeg = try picture(width: 300, height: 200, format: .jpeg)
+        let png = try picture(width: 90, height: 120, format: .png)
+        let inputs = ["photos/a.jpg": jpeg, "photos/b.png": png, "photos/c.jpg": jpeg, "scans/d.png": png,
+                      "photos/notes.jpg": Array("a shopping list, not a picture\n".utf8),
+                      "scans/half.png": Array(png.prefix(png.count / 2))]
+        for (name, bytes) in inputs { s.writeAndRename("inbox/" + name, bytes) }
+        XCTAssertTrue(eventually { s.files(in: "reports/photos").count == 4 && s.files(in: "reports/scans").count == 2 },
+                      "reports: \(s.files(in: "reports/photos")) \(s.files(in: "reports/scans")); log:\n\(tail(daemon))")
+        stop(daemon)
+        return Dictionary(uniqueKeysWithValues: inputs.keys.map { (String($0.split(separator: "/")[1]), s.path("inbox/" + $0)) })
+    }
+
+    func testSheetShowsEveryInputOnceFailuresFirstWithThumbnailsAndWorkingFilters() throws {
+        let s = Scratch()
+        let inputs = try processed(s)
+        // Gone since: an input (deleted from done) and an output; the sheet says so and goes on.
+        XCTAssertNoThrow(try FileManager.default.removeItem(atPath: s.path("done/photos/c.jpg")))
+        XCTAssertNoThrow(try FileManager.default.removeItem(atPath: s.path("out/photos/b-small.png")))
+
+        let sheet = s.path("sheet/contact.html")
+        let run = try darkroom(["report", "--html", sheet, "--config", s.path("config.yaml"),
+                                s.path("reports/photos"), s.path("reports/scans")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("6 reports (2 failed)"), run.stdout)
+        let html = try String(contentsOfFile: sheet, encoding: .utf8)
+
+        // Self-contained: no address anywhere, nothing to fetch, and a policy that forbids it.
+        for external in ["http:", "https:", "<link", "<iframe", "@import", "url(", " src=", "//cdn", "file:"] {
+            XCTAssertFalse(html.contains(external), "the sheet refers to something outside it: \(external)")
+        }
+        XCTAssertTrue(html.contains("default-src 'none'"))
+        XCTAssertEqual(s.files(in: "sheet"), ["contact.html"], "no temporary file left beside it")
+
+        // The thumbnails are pictures darkroom made: WebP, within the 160-pixel box.
+        let blocks = try NSRegularExpression(pattern: #"data-mime="image/webp" data-size="(\d+)x(\d+)">([A-Za-z0-9+/=]+)<"#)
+            .matches(in: html, range: NSRange(html.startIndex..., in: html))
+        XCTAssertEqual(blocks.count, 3 + 2 + 1 + 2 + 1,
+                       "the inputs a.jpg, b.png, d.png; the outputs of a.jpg (2), b.png (1: the other was deleted), c.jpg (2), d.png (1)")
+        for block in blocks {
+            let base64 = String(html[Range(block.range(at: 3), in: html)!])
+            let info = try ImageCodec.readInfo(Array(try XCTUnwrap(Data(base64Encoded: base64))))
+            XCTAssertEqual(info.format, .webp)
+            XCTAssertEqual("\(info.width)x\(info.height)", String(html[Range(block.range(at: 1), in: html)!]) + "x"
+                           + String(html[Range(block.range(at: 2), in: html)!]))
+            XCTAssertLessThanOrEqual(max(info.width, info.height), 160)
+        }
+
+        let page = try openInBrowser(sheet, screenshot: s.path("sheet.png"))
+        let cards = try XCTUnwrap(page["cards"] as? [[String]])
+        XCTAssertEqual(cards.map { $0[0] }.sorted(), inputs.values.sorted(), "every input appears exactly once")
+        XCTAssertEqual(cards.prefix(2).map { $0[1] }, ["failed", "failed"], "failures first: \(cards)")
+        XCTAssertEqual(Set(cards.prefix(2).map { $0[0] }), [inputs["notes.jpg"]!, inputs["half.png"]!])
+        XCTAssertEqual(Set(cards.dropFirst(2).map { $0[1] }), ["ok"])
+        let errors = try XCTUnwrap(page["errors"] as? [String])
+        XCTAssertEqual(errors.count, 2)
+        XCTAssertTrue(errors.contains { $0.hasPrefix("not_an_image: ") }, "\(errors)")
+        XCTAssertTrue(errors.contains { $0.hasPrefix("truncated: ") || $0.hasPrefix("corrupt: ") }, "\(errors)")
+
+        // Every box holds a picture the browser decoded, or says why there is none.
+        let images = try XCTUnwrap(page["images"] as? [[String: Any]])
+        XCTAssertEqual(images.count, blocks.count, "\(images)")
+        XCTAssertTrue(images.allSatisfy { ($0["width"] as? Int ?? 0) > 0 }, "\(images)")
+        let placeholders = try XCTUnwrap(page["placeholders"] as? [String])
+        XCTAssertTrue(placeholders.contains { $0.contains("input no longer there") && $0.contains(s.path("done/photos/c.jpg")) }, "\(placeholders)")
+        XCTAssertTrue(placeholders.contains { $0 == "output no longer there: \(s.path("out/photos/b-small.png"))" }, "\(placeholders)")
+        XCTAssertTrue(placeholders.contains { $0.contains("notes.jpg: not_an_image") }, "the failed input's own error: \(placeholders)")
+        XCTAssertEqual(placeholders.count, 4, "the 2 failed inputs (they have no outputs), c.jpg and b-small.png: \(placeholders)")
+
+        // The drawn value is marked in each photos output's chain (three reports with sepia).
+        let drawn = try XCTUnwrap(page["drawn"] as? [String])
+        XCTAssertEqual(drawn.count, 3, "\(drawn)")
+        XCTAssertTrue(drawn.allSatisfy { $0.hasPrefix("intensity=") }, "\(drawn)")
+
+        // Filters: failed alone, then ok alone, then one watch.
+        XCTAssertEqual((page["failedOnly"] as? [String])?.sorted(), [inputs["half.png"]!, inputs["notes.jpg"]!].sorted())
+        XCTAssertEqual((page["okOnly"] as? [String])?.sorted(), ["a.jpg", "b.png", "c.jpg", "d.png"].map { inputs[$0]! }.sorted())
+        XCTAssertEqual((page["scansOnly"] as? [String])?.sorted(), [inputs["d.png"]!, inputs["half.png"]!].sorted())
+        XCTAssertEqual(page["resources"] as? Int, 0, "the browser fetched nothing")
+    }
+
+    func testSinceLeavesOutOlderReportsAndMistakesAreExplained() throws {
+        let s = Scratch()
+        s.writeInPlace("reports/new.jpg.json", Array(ReportFixture.json(input: "/in/new.jpg", status: "ok", seconds: 0.1).utf8))
+        s.writeInPlace("reports/old.jpg.json", Array(ReportFixture.json(
+            input: "/in/old.jpg", status: "ok", started: "2020-01-01T00:00:00.000Z", seconds: 0.1).utf8))
+        let recent = try darkroom(["report", s.path("reports"), "--since", "2021-01-01", "--html", s.path("recent.html")])
+        XCTAssertEqual(recent.status, 0, recent.stderr)
+        let html = try String(contentsOfFile: s.path("recent.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("\"input\":\"/in/new.jpg\""))
+        XCTAssertFalse(html.contains("/in/old.jpg"), "--since leaves the 2020 report out")
+        XCTAssertTrue(html.contains("input no longer there (looked at /done/new.jpg, /in/new.jpg)"),
+                      "without a config the default layout is looked at, and said")
+
+        let missing = try darkroom(["report", s.path("reports"), s.path("nowhere"), "--html", s.path("x.html")])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("cannot read the folder \(s.path("nowhere")) (No such file or directory)"), missing.stderr)
+        XCTAssertFalse(s.exists("x.html"))
+
+        s.makeFolder("taken.html")
+        let folder = try darkroom(["report", s.path("reports"), "--html", s.path("taken.html")])
+        XCTAssertEqual(folder.status, 1)
+        XCTAssertTrue(folder.stderr.contains("is a folder"), folder.stderr)
+
+        let unwritable = try darkroom(["report", s.path("reports"), "--html", s.path("reports/new.jpg.json/sheet.html")])
+        XCTAssertEqual(unwritable.status, 1)
+        XCTAssertTrue(unwritable.stderr.contains("--html: cannot create folder \(s.path("reports/new.jpg.json")): Not a directory"),
+                      unwritable.stderr)
+
+        let both = try darkroom(["report", s.path("reports"), "--html", s.path("y.html"), "--json"])
+        XCTAssertNotEqual(both.status, 0)
+        XCTAssertTrue(both.stderr.contains("--html writes a page"), both.stderr)
+        XCTAssertEqual(s.files(in: ".").filter { $0.hasSuffix(".tmp") }, [], "no temporary file left")
+    }
+
+    /// Opens the sheet in headless Chromium (Browser/browser.py, shared with the preview
+    /// page's tests) and reads what a person would see and do.
+    func openInBrowser(_ sheet: String, screenshot: String) throws -> [String: Any] {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
+            try TestEnvironment.require(FileManager.default.isExecutableFile(atPath: tool),
+                                        "\(tool) (apt-get install chromium chromium-driver; scripts/install-deps.sh)")
+        }
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser").path
+        let result = try python(Self.browserScript, arguments: [shared, sheet, screenshot], requiring: "selenium")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout + result.stderr)
+    }
+
+    static let browserScript = #"""
+        import json, sys
+        sys.path.insert(0, sys.argv[1])
+        import browser
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import Select
+
+        page, shot = sys.argv[2], sys.argv[3]
+        d = browser.start(1280, 2400)
+        try:
+            d.get("file://" + page)
+            browser.wait_for(d, lambda d: d.execute_script("return document.readyState") == "complete")
+            d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            done = """return Array.from(document.querySelectorAll('.box')).every(b =>
+                b.classList.contains('placeholder') || (b.querySelector('img') && b.querySelector('img').complete))"""
+            browser.wait_for(d, lambda d: d.execute_script(done), message="every thumbnail shown or explained")
+            d.execute_script("window.scrollTo(0, 0)")
+            browser.screenshot(d, shot)
+            cards = lambda: d.execute_script(
+                "return Array.from(document.querySelectorAll('article.card'), c => [c.dataset.input, c.dataset.status, c.dataset.watch])")
+            inputs = lambda: [c[0] for c in cards()]
+            out = {
+                "cards": cards(),
+                "errors": [e.text for e in d.find_elements(By.CSS_SELECTOR, "article.card .error")],
+                "images": d.execute_script("return Array.from(document.querySelectorAll('.box img'), i => ({alt: i.alt, width: i.naturalWidth}))"),
+                "placeholders": [e.get_attribute("title") for e in d.find_elements(By.CSS_SELECTOR, ".box.placeholder")],
+                "drawn": [e.text.strip() for e in d.find_elements(By.CSS_SELECTOR, ".chain .drawn")],
+                "resources": d.execute_script("return performance.getEntriesByType('resource').length"),
+            }
+            box = lambda status: d.find_element(By.CSS_SELECTOR, "input[name=status][value=%s]" % status)
+            box("ok").click()
+            out["failedOnly"] = inputs()
+            box("ok").click(); box("failed").click()
+            out["okOnly"] = inputs()
+            box("failed").click()
+            Select(d.find_element(By.ID, "watch")).select_by_value("scans")
+            out["scansOnly"] = inputs()
+            print(json.dumps(out))
+        finally:
+            browser.stop(d)
+        """#
+}
