@@ -4,9 +4,9 @@
 # with every numeric parameter at its slider maximum. Prints wall and CPU seconds and peak memory,
 # and those of the libvips (or ImageMagick) counterpart where one is mapped below, slowest first.
 #
-# A filter that needs parameters (a kernel, shapes, an image) takes the first sample the
-# conformance tests give it (KernelContractTests.required), unless its descriptor has an
-# `example`; the assets those samples name (stamp.png, warm.cube, …) are made here. A setting
+# A filter that needs parameters (a kernel, shapes, an image) takes the first of its
+# descriptor's `examples` (the samples the conformance suite builds it from); the assets those
+# examples name (stamp.png, warm.cube, …) are made here. A setting
 # darkroom refuses (e.g. resize's width, height and scale all at once) falls back to the sample
 # with only its own numeric parameters at their maxima; what still fails is printed as refused.
 #
@@ -40,21 +40,14 @@ cube warm.cube 5 'x * 0.9 + 0.1, y, z * 0.8'
 
 "$darkroom" filters --json >"$work/filters.json"
 DARKROOM_BIN=$darkroom IM=$im INPUT=$input ASSETS=$assets WORK=$work RUNS=$RUNS ONLY=${ONLY:-} DRY=${DRY:-} TIMEOUT=${TIMEOUT:-120} \
-  exec /usr/bin/python3 - "$work/filters.json" Tests/DarkroomCoreTests/Pipeline/KernelContractTests.swift <<'PY'
+  exec /usr/bin/python3 - "$work/filters.json" <<'PY'
 import json, math, os, re, statistics, subprocess, sys
 
 filters = json.load(open(sys.argv[1]))
-swift = open(sys.argv[2]).read()
 env = os.environ
 darkroom, im, src, assets, work = env["DARKROOM_BIN"], env["IM"], env["INPUT"], env["ASSETS"], env["WORK"]
 runs, only, timeout = int(env["RUNS"]), env["ONLY"], float(env["TIMEOUT"])
 W, H = 3000, 2000
-
-def conformance_sample(name):
-    """The first required sample KernelContractTests gives `name`, or None."""
-    body = swift[swift.index("static let required"):]
-    m = re.search(r'^\s*"%s": \[\s*"((?:[^"\\]|\\.)*)"' % re.escape(name), body, re.M)
-    return m.group(1).encode().decode("unicode_escape") if m else None
 
 def matrix_file(name, rows, scale=1, offset=0):
     path = f"{work}/sweep-{name}.mat"
@@ -150,7 +143,7 @@ def value(v):
 
 def settings(f):
     """(label, [chain, fallbacks…]) at the defaults and at every slider maximum."""
-    sample = f.get("example") or conformance_sample(f["name"])
+    sample = (f.get("examples") or [None])[0]
     sample = f"{f['name']} {sample}" if sample and not sample.startswith(f["name"]) else sample
     required = any(p["required"] for p in f["parameters"])
     base = sample if required or sample and f["name"] in ("color_cube", "draw_text") else f["name"]
