@@ -45,8 +45,8 @@ let package = Package(
         .target(
             name: "CDarkroomCodecs",
             dependencies: ["CSharedLibrary"],
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
-                             .linkedLibrary("tiff"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
+                             .linkedLibrary("tiff"), .linkedLibrary("deflate"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
                              .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("de265"),
                              .linkedLibrary("gif"), .linkedLibrary("cgif"), .linkedLibrary("imagequant")]
         ),

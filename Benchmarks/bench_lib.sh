@@ -39,12 +39,16 @@ bench() {
   done
 }
 
-# big_jpeg PATH: the 5000×5000 q90 test JPEG, made once with ImageMagick ($im): smooth fractal
-# noise plus fine grain, photo-like frequency content, so JPEG sizes are realistic.
-big_jpeg() {
-  [[ -f $1 ]] && return 0
-  echo "generating $1 (5000×5000 JPEG, q90)…" >&2
-  "$im" -seed 42 -size 1250x1250 plasma:fractal -resize 5000x5000 \
-    \( -size 5000x5000 xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
-    -quality 90 "$1"
+# photo_jpeg WIDTH HEIGHT PATH [SEED]: a q90 test JPEG, made once with ImageMagick ($im): smooth
+# fractal noise (a plasma at a quarter of the size, enlarged) plus fine grain, photo-like
+# frequency content, so JPEG sizes and codec times are realistic.
+photo_jpeg() {
+  [[ -f $3 ]] && return 0
+  echo "generating $3 ($1×$2 JPEG, q90)…" >&2
+  "$im" -seed "${4:-42}" -size "$(($1 / 4))x$(($2 / 4))" plasma:fractal -resize "$1x$2!" \
+    \( -size "$1x$2" xc:gray50 +noise Gaussian -colorspace gray \) -compose overlay -composite \
+    -quality 90 "$3"
 }
+
+# big_jpeg PATH: the 5000×5000 test JPEG.
+big_jpeg() { photo_jpeg 5000 5000 "$1"; }

@@ -6,11 +6,13 @@ set -euo pipefail
 packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg-config
           liblcms2-dev  # colour management: ICC profiles, CMYK
           libvips-tools imagemagick    # vips and ImageMagick are the tests' reference implementations
+          pngcheck             # checks the PNGs written with image data deflated in segments
           python3 python3-prometheus-client util-linux  # the operations tests: Prometheus parser, `script` for a pty
           liblcms2-utils       # jpgicc: Little CMS's own rendering-intent reference
           libjpeg-turbo-progs  # jpegtran makes the many-scan JPEG of the scan-limit test
           libexif-dev          # EXIF editing (orientation, size, GPS, thumbnail) of the metadata carried to outputs
           libtiff-dev libwebp-dev libheif-dev  # TIFF, WebP, HEIF/AVIF in and out (libheif brings libde265, libaom, x265)
+          libdeflate-dev       # deflate TIFF strips compressed on the render threads (libtiff uses it too)
           libde265-dev         # HEVC decoding on every core (a libheif decoder plugin, heif_hevc.c)
           libavif-dev          # 10-bit AVIF out (libavif drives libaom where libheif 1.15 aborts)
           libgif-dev libcgif-dev libimagequant-dev  # GIF in (giflib), GIF out (cgif, libimagequant palettes)

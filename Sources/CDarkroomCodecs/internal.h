@@ -185,6 +185,37 @@ dr_status dr_jpeg_writer_set_icc(dr_writer *writer, const unsigned char *profile
                                  char *message, size_t capacity);
 void dr_jpeg_writer_close(dr_writer *writer);
 
+/* PNG row filters (png_filter.c): `count` rows into out (rows × (row_bytes + 1) bytes), each
+ * with its filter byte; `above` the row before the first (host order), or NULL. 0: no memory. */
+int dr_png_filter_rows(const unsigned char *rows, size_t stride, size_t row_bytes, int count,
+                       const unsigned char *above, const dr_png_filter_options *options, unsigned char *out);
+
+/* A PNG writer's image data (png_idat.c): segments made elsewhere, and rows deflated here in
+ * one continuing stream, written as IDAT chunks in order, then IEND. */
+#define DR_PNG_IDAT_BUFFER (64 * 1024)
+typedef struct {
+    int level;
+    dr_png_filter_options filter;
+    size_t row_bytes;
+    uint32_t adler;            /* of every filtered byte so far */
+    int started, ended;        /* the zlib header is out; the final block and Adler-32 are out */
+    void *z;                   /* the continuing stream (a z_stream), once rows come */
+    int open, used;            /* it exists; it holds rows since its last reset */
+    unsigned char *out;        /* its output not yet in a chunk */
+    size_t pending;
+    unsigned char *above;      /* the last row it took, for the next row's filter */
+    int has_above;
+    unsigned char *filtered;
+    size_t filtered_capacity;
+} dr_png_idat;
+dr_status dr_png_idat_init(dr_png_idat *idat, size_t row_bytes, const dr_png_filter_options *filter, int level);
+void dr_png_idat_free(dr_png_idat *idat);
+dr_status dr_png_idat_rows(dr_png_idat *idat, dr_sink *sink, const unsigned char *rows, size_t stride, int count,
+                           int last, char *message, size_t capacity);
+dr_status dr_png_idat_put(dr_png_idat *idat, dr_sink *sink, const dr_png_segment *segment,
+                          const unsigned char *bytes, char *message, size_t capacity);
+dr_status dr_png_idat_end(dr_png_idat *idat, dr_sink *sink, char *message, size_t capacity);
+
 /* Metadata in and out of the containers (jpeg_metadata.c, png_metadata.c). Collecting copies
  * the blocks it finds into `out` (the first of each kind wins); writing embeds them. */
 struct jpeg_marker_struct;

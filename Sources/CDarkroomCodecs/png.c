@@ -1,8 +1,9 @@
 /*
  * PNG through libpng, row by row: a reader that decodes rows on demand (an interlaced file is
  * decoded whole, in its compact 8- or 16-bit form, since its rows arrive in seven passes) and a
- * writer that takes rows in order. Every libpng error is caught by the setjmp each entry point
- * arms first.
+ * writer that takes rows or deflated segments in order: libpng writes the chunks before the
+ * image data, png_idat.c the image data (a palette candidate's goes through libpng). Every
+ * libpng error is caught by the setjmp each entry point arms first.
  */
 #include "internal.h"
 
@@ -337,6 +338,7 @@ typedef struct {
     int palette;
     dr_buffer kept;
     unsigned char *indices; /* the kept rows as palette indices */
+    dr_png_idat idat;       /* the image data, when not a palette candidate */
 } png_writer;
 
 /* Points a call at its message buffer; the status of an earlier failure, if any. */
@@ -361,6 +363,18 @@ static void set_header(png_writer *w, int type, int depth) {
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 }
 
+/* More rows than the image has left: the caller's mistake, and the file would be wrong. */
+static dr_status rows_over(png_writer *w, int count) {
+    dr_set_message(w->ctx.message, w->ctx.capacity, "PNG: %d more rows given after %d of %d", count, w->written, w->height);
+    return w->ctx.status = DR_ENCODE_FAILED;
+}
+
+/* A failure of the image data's writing is the writer's from then on. */
+static dr_status idat_status(png_writer *w, dr_status status) {
+    if (status != DR_OK && w->ctx.status == DR_OK) w->ctx.status = status;
+    return status;
+}
+
 /* Writes the chunks before the image data, once, at the first row. */
 static void start(png_writer *w) {
     if (w->started) return;
@@ -373,6 +387,7 @@ static void start(png_writer *w) {
 
 static void png_writer_free(png_writer *w) {
     png_destroy_write_struct(&w->png, &w->info);
+    dr_png_idat_free(&w->idat);
     dr_buffer_free(&w->out);
     dr_buffer_free(&w->kept);
     free(w->indices);
@@ -411,6 +426,10 @@ dr_status dr_png_writer_open(int width, int height, const dr_png_write_options *
     set_header(w, color_type(w->channels), w->depth);
     int level = options->compression;
     png_set_compression_level(w->png, level < 0 ? 0 : level > 9 ? 9 : level);
+    dr_png_filter_options filter = {.bytes_per_pixel = w->channels * (w->depth / 8), .sixteen_bit = w->depth == 16,
+                                    .effort = options->effort};
+    if (!w->palette && dr_png_idat_init(&w->idat, w->row_bytes, &filter, level) != DR_OK)
+        fail(w->png, &w->ctx, DR_OUT_OF_MEMORY, "out of memory while encoding PNG");
     if (metadata != NULL) dr_png_set_metadata(w->png, w->info, metadata);
     *out = &w->base;
     return DR_OK;
@@ -421,15 +440,34 @@ dr_status dr_png_write_rows(dr_writer *base, const unsigned char *rows, size_t s
     png_writer *w = (png_writer *)base;
     if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
     if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
-    if (!w->palette) start(w);
+    if (count > w->height - w->written) return rows_over(w, count);
+    if (!w->palette) {
+        start(w);
+        w->written += count;
+        return idat_status(w, dr_png_idat_rows(&w->idat, &w->base.sink, rows, stride, count,
+                                               w->written == w->height, message, capacity));
+    }
     for (int i = 0; i < count; i++) {
-        const unsigned char *row = rows + stride * (size_t)i;
-        if (!w->palette) png_write_row(w->png, (png_const_bytep)row);
-        else if (!dr_buffer_append(&w->kept, row, w->row_bytes))
+        if (!dr_buffer_append(&w->kept, rows + stride * (size_t)i, w->row_bytes))
             fail(w->png, &w->ctx, DR_OUT_OF_MEMORY, "out of memory while encoding PNG");
     }
     w->written += count;
     return DR_OK;
+}
+
+dr_status dr_png_write_segment(dr_writer *base, const dr_png_segment *segment, const unsigned char *bytes,
+                               char *message, size_t capacity) {
+    png_writer *w = (png_writer *)base;
+    if (enter(w, message, capacity) != DR_OK) return w->ctx.status;
+    if (setjmp(png_jmpbuf(w->png))) return w->ctx.status == DR_OK ? DR_OUT_OF_MEMORY : w->ctx.status;
+    if (w->palette) {
+        dr_set_message(message, capacity, "PNG: a palette candidate takes rows, not deflated strips");
+        return w->ctx.status = DR_ENCODE_FAILED;
+    }
+    if (segment->rows > w->height - w->written) return rows_over(w, segment->rows);
+    start(w);
+    w->written += segment->rows;
+    return idat_status(w, dr_png_idat_put(&w->idat, &w->base.sink, segment, bytes, message, capacity));
 }
 
 /* The kept rows as an indexed PNG when they use at most 256 colours, else as they are. */
@@ -473,9 +511,13 @@ dr_status dr_png_writer_finish(dr_writer *base, dr_buffer *out, char *message, s
         w->ctx.status = DR_ENCODE_FAILED;
         return DR_ENCODE_FAILED;
     }
-    if (w->palette) write_kept(w);
-    start(w);
-    png_write_end(w->png, NULL);
+    if (w->palette) {
+        write_kept(w); /* decides the header, then writes it */
+        png_write_end(w->png, NULL);
+    } else {
+        start(w);
+        if (idat_status(w, dr_png_idat_end(&w->idat, &w->base.sink, message, capacity)) != DR_OK) return w->ctx.status;
+    }
     *out = w->out;
     memset(&w->out, 0, sizeof w->out);
     return DR_OK;

@@ -1,7 +1,8 @@
 /*
  * TIFF output through libtiff: striped files scanline by scanline, tiled ones a row of 256×256
  * tiles at a time, so the writer holds at most one row of tiles. LZW and deflate use the
- * horizontal predictor, as libvips does; alpha is unassociated. EXIF goes in as EXIF and GPS
+ * horizontal predictor, as libvips does; striped deflate's strips are made apart (see
+ * tiff_deflate.c) and written raw. Alpha is unassociated. EXIF goes in as EXIF and GPS
  * IFDs (tiff_exif.c), XMP, IPTC and the ICC profile as their tags.
  */
 #include "tiff_io.h"
@@ -18,7 +19,11 @@ typedef struct {
     dr_tiff_chunks out;
     int width, height, written, tiled;
     size_t row_bytes;
-    unsigned char *row;  /* striped: a copy of the row (libtiff's predictor works in place) */
+    unsigned char *row;  /* striped: a copy of the row (libtiff's predictor works in place);
+                          * striped deflate: the rows of the strip being filled */
+    int deflate;         /* striped deflate: strips made by dr_tiff_deflate_strip, written raw */
+    int samples, sixteen_bit;
+    unsigned char *strip; /* its deflated bytes */
     unsigned char *band; /* tiled: TILE_SIDE rows */
     unsigned char *tile;
 } tiff_writer;
@@ -28,6 +33,7 @@ static void tiff_writer_close(dr_writer *base) {
     if (w->tif != NULL) TIFFCleanup(w->tif);
     dr_tiff_chunks_free(&w->out);
     free(w->row);
+    free(w->strip);
     free(w->band);
     free(w->tile);
     free(w);
@@ -75,6 +81,29 @@ static dr_status flush_tiles(tiff_writer *w, int y0, int rows) {
     return w->io.status;
 }
 
+/* One deflated strip, as it goes into the file. */
+static dr_status write_strip(tiff_writer *w, int index, const unsigned char *bytes, size_t length) {
+    if (TIFFWriteRawStrip(w->tif, (uint32_t)index, (void *)bytes, (tmsize_t)length) < 0)
+        return failed(w, "TIFF: a strip could not be written");
+    return w->io.status;
+}
+
+dr_status dr_tiff_write_deflated(dr_writer *base, int first_row, int rows, const unsigned char *bytes,
+                                 const size_t *lengths, char *message, size_t capacity) {
+    tiff_writer *w = (tiff_writer *)base;
+    if (enter(w, message, capacity) != DR_OK) return w->io.status;
+    if (!w->deflate || first_row != w->written || first_row % DR_TIFF_DEFLATE_ROWS != 0 || rows > w->height - w->written)
+        return failed(w, "TIFF: deflated strips out of place");
+    int strips = (rows + DR_TIFF_DEFLATE_ROWS - 1) / DR_TIFF_DEFLATE_ROWS;
+    for (int i = 0; i < strips; i++) {
+        dr_status status = write_strip(w, first_row / DR_TIFF_DEFLATE_ROWS + i, bytes, lengths[i]);
+        if (status != DR_OK) return status;
+        bytes += lengths[i];
+    }
+    w->written += rows;
+    return DR_OK;
+}
+
 static dr_status tiff_write_rows(dr_writer *base, const unsigned char *rows, size_t stride, int count,
                                  char *message, size_t capacity) {
     tiff_writer *w = (tiff_writer *)base;
@@ -88,6 +117,18 @@ static dr_status tiff_write_rows(dr_writer *base, const unsigned char *rows, siz
             w->written++;
             if (in_band == TILE_SIDE - 1 || w->written == w->height) {
                 dr_status status = flush_tiles(w, w->written - in_band - 1, in_band + 1);
+                if (status != DR_OK) return status;
+            }
+        } else if (w->deflate) {
+            int in_strip = w->written % DR_TIFF_DEFLATE_ROWS;
+            memcpy(w->row + w->row_bytes * (size_t)in_strip, row, w->row_bytes);
+            w->written++;
+            if (in_strip == DR_TIFF_DEFLATE_ROWS - 1 || w->written == w->height) {
+                size_t length = 0, room = dr_tiff_deflate_bound(w->row_bytes * DR_TIFF_DEFLATE_ROWS);
+                dr_status status = dr_tiff_deflate_strip(w->row, w->row_bytes, in_strip + 1, w->samples, w->sixteen_bit,
+                                                         DR_TIFF_DEFLATE_LEVEL, w->strip, room, &length, message, capacity);
+                if (status != DR_OK) return w->io.status = status;
+                status = write_strip(w, (w->written - 1) / DR_TIFF_DEFLATE_ROWS, w->strip, length);
                 if (status != DR_OK) return status;
             }
         } else {
@@ -194,10 +235,15 @@ dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options
         w->band = malloc(w->row_bytes * TILE_SIDE);
         w->tile = malloc((size_t)TILE_SIDE * TILE_SIDE * (size_t)channels * (size_t)(depth / 8));
     } else {
-        /* JPEG needs whole MCUs (16 rows at 4:2:0); the others take libtiff's ~8 KB strips. */
-        uint32_t rows = compression == DR_TIFF_JPEG ? 16 : TIFFDefaultStripSize(t, 0);
+        /* JPEG needs whole MCUs (16 rows at 4:2:0), deflate strips are made apart (in the render
+         * strips of 16 rows or a multiple); the others take libtiff's ~8 KB strips. */
+        w->deflate = compression == DR_TIFF_DEFLATE;
+        uint32_t rows = compression == DR_TIFF_JPEG ? 16 : w->deflate ? DR_TIFF_DEFLATE_ROWS : TIFFDefaultStripSize(t, 0);
         TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, rows);
-        w->row = malloc(w->row_bytes);
+        w->row = malloc(w->row_bytes * (w->deflate ? DR_TIFF_DEFLATE_ROWS : 1));
+        w->samples = channels;
+        w->sixteen_bit = depth == 16;
+        if (w->deflate) w->strip = malloc(dr_tiff_deflate_bound(w->row_bytes * DR_TIFF_DEFLATE_ROWS));
     }
     if (metadata != NULL) {
         if (metadata->xmp != NULL && metadata->xmp_length > 0) TIFFSetField(t, TIFFTAG_XMLPACKET, (uint32_t)metadata->xmp_length, metadata->xmp);
@@ -208,7 +254,8 @@ dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options
             dr_set_message(message, capacity, "out of memory writing a TIFF's EXIF");
         }
     }
-    if ((w->tiled ? (w->band == NULL || w->tile == NULL) : w->row == NULL) || w->io.status != DR_OK) {
+    if ((w->tiled ? (w->band == NULL || w->tile == NULL) : w->row == NULL || (w->deflate && w->strip == NULL)) ||
+        w->io.status != DR_OK) {
         dr_status status = w->io.status != DR_OK ? w->io.status : DR_OUT_OF_MEMORY;
         if (status == DR_OUT_OF_MEMORY) dr_set_message(message, capacity, "out of memory for TIFF rows");
         tiff_writer_close(&w->base);

@@ -114,6 +114,14 @@ public struct EncodeOptions: Sendable, Equatable {
     public var lossless: Bool { get { encoding.lossless } set { encoding.lossless = newValue } }
     /// WebP: how hard the encoder works, 0 (fastest) … 6 (smallest); libwebp's `method`.
     public var effort: Int { get { encoding.effort } set { encoding.effort = newValue } }
+    /// PNG: 0 rows unfiltered, full deflate (the smallest for flat graphics); 1 a filter per row
+    /// (libpng's choice: the least sum of the filtered bytes' magnitudes), deflate matching runs
+    /// only (photos: about as small as 2, in a third of the deflate time); 2 (the default) a
+    /// filter per row, full deflate at ``compression``. The `effort` option's PNG form.
+    public var pngEffort: Int {
+        get { encoding.value(.effort, for: .png)?.integer ?? 2 }
+        set { encoding.effort = newValue }
+    }
     /// AVIF: libaom's speed, 0 (slowest, smallest) … 9.
     public var speed: Int { get { encoding.speed } set { encoding.speed = newValue } }
 

@@ -6,8 +6,8 @@ import DarkroomCore
 /// at ``finish()``; GIF keeps a frame's rows and encodes each frame as it ends. An animation is
 /// the rows of each frame in turn, each ended by ``endFrame(delay:)``.
 ///
-/// Strips are quantised to bytes on the threads that rendered them; only the codec library
-/// runs on the writing thread. The encoded file goes into `options.destination` as it is made
+/// Strips are quantised to bytes on the threads that rendered them (a PNG's are also filtered
+/// and deflated there, see ``PNGStrips``); only the codec library runs on the writing thread. The encoded file goes into `options.destination` as it is made
 /// (JPEG, PNG, TIFF: the caller's temporary file, placed only once the render succeeded), or
 /// exists only in memory until ``finish()`` returns it whole; either way a failed render
 /// leaves nothing behind.
@@ -16,30 +16,41 @@ public struct ImageEncoder: StripSink {
     /// clamped and rounded once.
     public struct Quantiser: StripQuantiser {
         let layout: PixelConversion.Layout
+        /// PNG (not a palette candidate): strips are deflated here, on the render threads.
+        var png: PNGStrips?
+        /// Striped deflate TIFF: likewise.
+        var tiff: TIFFStrips?
 
-        public func prepare(_ rows: RegionView) -> [UInt8] {
+        public func prepare(_ rows: RegionView) -> EncodedStrip {
             let r = rows.rect, rowBytes = r.width * layout.bytesPerPixel
-            return [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
+            let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
                 for y in r.y..<r.maxY {
                     PixelConversion.bytes(from: rows.pointer(r.x, y), count: r.width, layout: layout,
                                           into: buffer.baseAddress! + (y - r.y) * rowBytes)
                 }
                 initialized = rowBytes * r.height
             }
+            return encoded(bytes, rows: r.y..<r.maxY)
+        }
+
+        /// The strip as the writer takes it: its rows, or a PNG segment made of them.
+        func encoded(_ bytes: [UInt8], rows: Range<Int>) -> EncodedStrip {
+            png?.segment(bytes, rows: rows) ?? tiff?.strips(bytes, rows: rows) ?? EncodedStrip(bytes: bytes)
         }
 
         /// 8-bit RGB samples, flattened or not (an opaque pixel is itself over white), are the
         /// rows as they come.
         public var takesRGB8Rows: Bool { layout == .rgb || layout == .rgbOverWhite }
 
-        public func prepare(rgb8 rows: RGB8RegionView) -> [UInt8] {
+        public func prepare(rgb8 rows: RGB8RegionView) -> EncodedStrip {
             let r = rows.rect, rowBytes = 3 * r.width
-            return [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
+            let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * r.height) { buffer, initialized in
                 for y in r.y..<r.maxY {
                     (buffer.baseAddress! + (y - r.y) * rowBytes).update(from: rows.pointer(r.x, y), count: rowBytes)
                 }
                 initialized = rowBytes * r.height
             }
+            return encoded(bytes, rows: r.y..<r.maxY)
         }
     }
 
@@ -129,10 +140,11 @@ public struct ImageEncoder: StripSink {
         case .png:
             let sixteenBit = Self.pngIsSixteenBit(options, traits)
             let layout = PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
-            quantiser = Quantiser(layout: layout)
+            let palette = Self.triesPalette(size: size, options: options, traits: traits)
+            let level = min(max(options.compression, 0), 9), effort = min(max(options.pngEffort, 0), 2)
+            quantiser = Quantiser(layout: layout, png: palette ? nil : PNGStrips(size: size, layout: layout, level: level, effort: effort))
             var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
-                                         compression: options.clamped(.compression),
-                                         palette: Self.triesPalette(size: size, options: options, traits: traits) ? 1 : 0,
+                                         compression: Int32(level), effort: Int32(effort), palette: palette ? 1 : 0,
                                          to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_png_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
@@ -183,7 +195,8 @@ public struct ImageEncoder: StripSink {
             }
         case .tiff:
             let layout = Self.tiffLayout(options, traits)
-            quantiser = Quantiser(layout: layout)
+            let deflateStrips = options.tiffCompression == .deflate && !options.tiled
+            quantiser = Quantiser(layout: layout, tiff: deflateStrips ? TIFFStrips(size: size, layout: layout) : nil)
             let compression: Int32
             switch options.tiffCompression {
             case .none: compression = Int32(DR_TIFF_NONE)
@@ -217,6 +230,22 @@ public struct ImageEncoder: StripSink {
     /// A problem that did not stop the encoding (a profile the format refused), if any.
     public private(set) var warning: String?
 
+    public mutating func write(_ strip: EncodedStrip, rows: Range<Int>) throws {
+        let handle = writer.pointer
+        if var segment = strip.segment {
+            try strip.bytes.withUnsafeBufferPointer { bytes in
+                try CBridge.call { dr_png_write_segment(handle, &segment, bytes.baseAddress, $0, $1) }
+            }
+        } else if let lengths = strip.tiffStrips {
+            try strip.bytes.withUnsafeBufferPointer { bytes in
+                try CBridge.call { dr_tiff_write_deflated(handle, Int32(rows.lowerBound), Int32(rows.count), bytes.baseAddress, lengths, $0, $1) }
+            }
+        } else {
+            try write(strip.bytes, rows: rows)
+        }
+    }
+
+    /// Takes the rows `rows` as the quantiser makes them (8- or 16-bit samples, the layout's channels).
     public mutating func write(_ strip: [UInt8], rows: Range<Int>) throws {
         let rowBytes = size.width * quantiser.layout.bytesPerPixel, handle = writer.pointer
         try strip.withUnsafeBufferPointer { bytes in

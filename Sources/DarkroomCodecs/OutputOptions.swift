@@ -32,8 +32,10 @@ extension OutputOption {
         [Form([.webp], .boolean, default: .boolean(false))])
 
     public static let effort = OutputOption(
-        "effort", "How hard the encoder works: 0 fastest, 6 smallest (libwebp's method).",
-        [Form([.webp], .integer(0...6), default: .integer(4))])
+        "effort", "How hard the encoder works. WebP: 0 fastest, 6 smallest (libwebp's method). PNG: 0 rows unfiltered "
+            + "(flat graphics), 1 a filter per row and run-length matching (photos, fastest), 2 a filter per row and full deflate.",
+        [Form([.webp], .integer(0...6), default: .integer(4)),
+         Form([.png], .integer(0...2), default: .integer(2))])
 
     public static let speed = OutputOption(
         "speed", "libaom's speed: 0 slowest and smallest, 9 fastest.",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomCodecs
 import DarkroomDrawing
 import DarkroomConfig
 import DarkroomDaemon
@@ -36,7 +37,8 @@ struct CheckCommand: ParsableCommand {
         let e = output.encoding
         switch output.format {
         case .jpeg: return "jpeg, quality \(output.quality)" + (output.progressive ? ", progressive" : "")
-        case .png: return "png, compression \(e.compression)" + (e.bitDepth.map { ", \($0)-bit" } ?? "")
+        case .png:
+            return "png, compression \(e.compression), effort \(e.value(.effort, for: .png)?.integer ?? 2)" + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .webp: return "webp, " + (e.lossless ? "lossless" : "quality \(output.quality)") + ", effort \(e.effort)"
             + (e.frames == .first ? ", first frame" : "")
         case .gif: return "gif, \(e.colors) colours, dither \(e.dither)" + (e.frames == .first ? ", first frame" : "")

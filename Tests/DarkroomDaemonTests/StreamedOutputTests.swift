@@ -57,23 +57,29 @@ final class StreamedOutputTests: XCTestCase {
         XCTAssertEqual(folder.listing("out"), ["few.jpg", "few.png", "noise.jpg", "noise.png"], "no temporary file is left")
     }
 
+    /// Also where the strips are compressed on the render threads: a PNG wide enough for its
+    /// strips to be deflate segments of their own, a deflate TIFF.
     func testADeviceThatRefusesTheBytesIsAWriteFailureWithItsReason() throws {
-        let input = try ImageCodec.encode(noise(width: 200, height: 150), options: EncodeOptions(format: .png))
-        let plan = ChainRenderer.plan(CompiledChain(stages: []), header: try ImageCodec.readInfo(input),
-                                      bandHeight: runner.executor.bandHeight)
-        for format in [ImageFormat.jpeg, .png, .tiff] {
-            // /dev/full: every write fails with ENOSPC, as on a full disk.
-            let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
-            XCTAssertGreaterThanOrEqual(fd, 0)
-            defer { close(fd) }
-            var options = EncodeOptions(format: format)
-            options.destination = fd
-            XCTAssertTrue(options.writesToDestination)
-            XCTAssertThrowsError(try ChainRenderer.render(input, plan: plan, options: options, limits: DecodeLimits(),
-                                                          executor: runner.executor)) { error in
-                let codecError = error as? CodecError
-                XCTAssertEqual(codecError?.code, .writeFailed, "\(format): \(error)")
-                XCTAssertEqual(codecError?.message, "No space left on device", "\(format)")
+        for (width, height) in [(200, 150), (1700, 40)] {
+            let input = try ImageCodec.encode(noise(width: width, height: height), options: EncodeOptions(format: .png))
+            let plan = ChainRenderer.plan(CompiledChain(stages: []), header: try ImageCodec.readInfo(input),
+                                          bandHeight: runner.executor.bandHeight)
+            var deflateTIFF = EncodeOptions(format: .tiff)
+            deflateTIFF.tiffCompression = .deflate
+            for var options in [EncodeOptions(format: .jpeg), EncodeOptions(format: .png), EncodeOptions(format: .tiff), deflateTIFF] {
+                // /dev/full: every write fails with ENOSPC, as on a full disk.
+                let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+                XCTAssertGreaterThanOrEqual(fd, 0)
+                defer { close(fd) }
+                options.destination = fd
+                XCTAssertTrue(options.writesToDestination)
+                let label = "\(options.format) \(options.tiffCompression) \(width)×\(height)"
+                XCTAssertThrowsError(try ChainRenderer.render(input, plan: plan, options: options, limits: DecodeLimits(),
+                                                              executor: runner.executor)) { error in
+                    let codecError = error as? CodecError
+                    XCTAssertEqual(codecError?.code, .writeFailed, "\(label): \(error)")
+                    XCTAssertEqual(codecError?.message, "No space left on device", label)
+                }
             }
         }
     }

@@ -16,6 +16,10 @@ public enum ReferenceTool {
     public static let jpgicc = ("jpgicc", "liblcms2-utils")
     /// librsvg's renderer: the reference for shapes, paths, strokes and fill rules.
     public static let rsvgConvert = ("rsvg-convert", "librsvg2-bin")
+    /// libvips' command line: an independent PNG reader (libspng or libpng).
+    public static let vips = ("vips", "libvips-tools")
+    /// The PNG format's own checker: chunk CRCs, the zlib stream, the rows' filter bytes.
+    public static let pngcheck = ("pngcheck", "pngcheck")
 
     /// Standard output of `tool` run with `arguments`; throws when it is missing or fails.
     public static func output(_ tool: (name: String, package: String), _ arguments: [String]) throws -> String {

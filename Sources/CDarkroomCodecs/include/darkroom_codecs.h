@@ -231,11 +231,48 @@ typedef struct {
     int channels;     /* rows: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA */
     int bit_depth;    /* 8, or 16 with samples in host byte order */
     int compression;  /* zlib level 0...9 */
+    int effort;       /* row filters, as dr_png_filter_options.effort */
     int palette;      /* 8-bit RGB(A) only: keep the rows and, when at most 256 colours are used
                        * (alpha in tRNS), write an indexed PNG; otherwise as `channels` says */
     int to_file;      /* write into `fd` as for JPEG (a palette candidate writes at finish) */
     int fd;
 } dr_png_write_options;
+
+/* How a PNG's rows are filtered before deflate. */
+typedef struct {
+    int bytes_per_pixel;  /* channels × bytes a sample */
+    int sixteen_bit;      /* 16-bit samples in host byte order (PNG holds them big-endian) */
+    int effort;           /* 0: rows unfiltered, full deflate (flat graphics); 1: a filter per
+                           * row (libpng's choice: the least sum of the filtered bytes'
+                           * magnitudes), deflate matching runs only (photos, fastest); 2: a
+                           * filter per row, full deflate */
+} dr_png_filter_options;
+
+/* A strip's image data deflated on its own (see dr_png_segment_make). */
+typedef struct {
+    size_t length;      /* deflated bytes */
+    size_t raw_length;  /* the filtered bytes they hold: rows × (row bytes + 1) */
+    uint32_t adler;     /* Adler-32 of the filtered bytes */
+    int rows;
+    int final;          /* ends the image data (the image's last strip) */
+} dr_png_segment;
+
+/* The most bytes dr_png_segment_make writes for rows of `raw_length` filtered bytes. */
+size_t dr_png_segment_bound(size_t raw_length, int level);
+
+/* Filters `count` rows (`stride` bytes apart, the first as if nothing were above it) and
+ * deflates them at zlib `level` into `out` (dr_png_segment_bound bytes) as a segment that ends
+ * on a byte boundary: a sync flush, or with `last` the final block. Thread-safe: it is called
+ * on the threads that render the strips. */
+dr_status dr_png_segment_make(const unsigned char *rows, size_t stride, size_t row_bytes, int count,
+                              const dr_png_filter_options *options, int level, int last,
+                              unsigned char *out, size_t capacity, dr_png_segment *segment,
+                              char *message, size_t message_capacity);
+
+/* Appends a segment (its `segment->length` bytes) to a PNG writer's image data, after the
+ * rows before it; a palette candidate takes rows (dr_writer_write_rows), not segments. */
+dr_status dr_png_write_segment(dr_writer *writer, const dr_png_segment *segment, const unsigned char *bytes,
+                               char *message, size_t message_capacity);
 
 /* A PNG writer; the metadata (may be NULL) goes into eXIf, iTXt XML:com.adobe.xmp and a zTXt
  * "Raw profile type iptc" chunk (as ImageMagick writes it). */
@@ -308,6 +345,26 @@ typedef struct {
                        * memory: dr_writer_end then gives the length and there is nothing to take */
     int fd;
 } dr_tiff_write_options;
+
+/* Rows in a deflate-compressed striped TIFF's strip, and its deflate level (libtiff's default). */
+#define DR_TIFF_DEFLATE_ROWS 16
+#define DR_TIFF_DEFLATE_LEVEL 6
+
+/* The most bytes dr_tiff_deflate_strip writes for `raw_length` bytes of rows. */
+size_t dr_tiff_deflate_bound(size_t raw_length);
+
+/* One strip of a deflate TIFF (`count` rows, at most DR_TIFF_DEFLATE_ROWS, `row_bytes` apart;
+ * `samples` a pixel, 8-bit or 16-bit in host order): the horizontal predictor, then a zlib
+ * stream at `level` into `out`. Thread-safe: called on the threads that render the rows. */
+dr_status dr_tiff_deflate_strip(const unsigned char *rows, size_t row_bytes, int count, int samples,
+                                int sixteen_bit, int level, unsigned char *out, size_t capacity, size_t *length,
+                                char *message, size_t message_capacity);
+
+/* Writes the strips holding rows first_row..<first_row + rows (first_row a multiple of
+ * DR_TIFF_DEFLATE_ROWS, right after the rows written): `bytes` their deflated strips one after
+ * the other, lengths[i] bytes each. */
+dr_status dr_tiff_write_deflated(dr_writer *writer, int first_row, int rows, const unsigned char *bytes,
+                                 const size_t *lengths, char *message, size_t message_capacity);
 
 /* A TIFF writer, strip by strip (or a row of tiles at a time); metadata as XMP and IPTC tags
  * (EXIF is not written), the ICC profile as the ICC tag. */
