@@ -86,4 +86,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
 
     /// Whether a file can hold an animation, which darkroom reads and writes frame by frame.
     public var canAnimate: Bool { self == .gif || self == .webp }
+
+    /// Whether the format carries EXIF and XMP (GIF has no block darkroom writes them into).
+    public var holdsMetadata: Bool { self != .gif }
 }

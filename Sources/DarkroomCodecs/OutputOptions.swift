@@ -47,12 +47,12 @@ extension OutputOption {
 
     public static let metadata = OutputOption(
         "metadata", "Which of the input's EXIF, XMP and IPTC are carried over (copyright: only who made and owns the picture).",
-        [Form(ImageFormat.writableFormats, .choice(MetadataPolicy.Content.allCases.map(\.rawValue)),
+        [Form(ImageFormat.writableFormats.filter(\.holdsMetadata), .choice(MetadataPolicy.Content.allCases.map(\.rawValue)),
               default: .word(MetadataPolicy.Content.keep.rawValue))])
 
     public static let gps = OutputOption(
         "gps", "Keep the GPS position (with metadata: keep); false (--no-gps) removes it.",
-        [Form(ImageFormat.writableFormats, .boolean, default: .boolean(true))])
+        [Form(ImageFormat.writableFormats.filter(\.holdsMetadata), .boolean, default: .boolean(true))])
 
     public static let colors = OutputOption(
         "colors", "Palette entries a frame (libimagequant builds each frame's palette).",

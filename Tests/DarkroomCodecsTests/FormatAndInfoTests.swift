@@ -5,7 +5,8 @@ final class FormatAndInfoTests: XCTestCase {
     func testDetectByMagicBytes() throws {
         XCTAssertEqual(ImageFormat.detect(try Fixtures.bytes("rgb8.png")), .png)
         XCTAssertEqual(ImageFormat.detect(try Fixtures.bytes("rgb.jpg")), .jpeg)
-        XCTAssertNil(ImageFormat.detect(Array("GIF89a".utf8)))
+        XCTAssertEqual(ImageFormat.detect(Array("GIF89a".utf8)), .gif)
+        XCTAssertNil(ImageFormat.detect(Array("BM6\u{0}\u{0}\u{0}".utf8)))
         XCTAssertNil(ImageFormat.detect([]))
     }
 
@@ -14,7 +15,8 @@ final class FormatAndInfoTests: XCTestCase {
         XCTAssertEqual(ImageFormat.fromExtension("jpg"), .jpeg)
         XCTAssertEqual(ImageFormat.fromExtension("JPEG"), .jpeg)
         XCTAssertEqual(ImageFormat.fromExtension(".jpg"), .jpeg)
-        XCTAssertNil(ImageFormat.fromExtension("gif"))
+        XCTAssertEqual(ImageFormat.fromExtension("gif"), .gif)
+        XCTAssertNil(ImageFormat.fromExtension("bmp"))
     }
 
     func testReadInfoOfPNGs() throws {

@@ -58,7 +58,7 @@ final class MetadataTests: XCTestCase {
 
     /// The formats darkroom writes (all hold EXIF), and which of them hold IPTC (WebP and AVIF
     /// have no place for it).
-    private static let writable = ImageFormat.allCases.filter(\.isWritable)
+    private static let writable = ImageFormat.allCases.filter { $0.isWritable && $0.holdsMetadata }
     private static func carriesIPTC(_ format: ImageFormat) -> Bool { format != .webp && format != .avif }
 
     /// The warnings an output of the tagged input gets for the blocks its format cannot carry.
