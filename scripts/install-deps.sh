@@ -29,6 +29,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           python3-scipy        # PchipInterpolator: the reference for the curves filter
           chromium chromium-driver  # the browser tests (preview page, contact sheet): headless Chromium under Selenium
           iproute2             # ss -ltn: the preview test checks it listens on loopback only
+          libcurl4-openssl-dev # make dist links Foundation statically, and FlyingFox (preview's server) pulls in FoundationNetworking, which needs -lcurl
           python3-pip)         # Selenium comes from PyPI (below)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libvips-dev graphicsmagick time inotify-tools python3-pil)
