@@ -153,8 +153,11 @@ grep -q "photo.jpg → " <<<"$journal" || fail "no log line for the photo in the
 $journal"
 # Both man pages, as files in the package and installed (the minimal root has no man-db, so the
 # page is rendered here, from the installed file, with the host's groff).
+# The listing is read whole first: grep -q leaving early would kill dpkg-deb's tar with SIGPIPE,
+# which pipefail reports as a failure.
+listing=$(dpkg-deb -c "$deb")
 for page in usr/share/man/man1/darkroom.1.gz usr/share/man/man5/darkroom.yaml.5.gz; do
-  dpkg-deb -c "$deb" | grep -q " \./$page\$" || fail "the package holds no $page"
+  grep -q " \./$page\$" <<<"$listing" || fail "the package holds no $page"
   in_sandbox test -f "/$page" || fail "no /$page installed"
 done
 if command -v groff >/dev/null; then
