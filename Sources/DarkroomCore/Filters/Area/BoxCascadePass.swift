@@ -78,17 +78,4 @@ struct BoxCascadePass: RGB8InputKernel {
         defer { scratch.deallocate() }
         withUnsafePointer(to: &b) { body($0, scratch) }
     }
-
-    private func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> {
-        UnsafeRawPointer(p).assumingMemoryBound(to: Float.self)
-    }
-
-    private func floats(_ p: UnsafeMutablePointer<Pixel>) -> UnsafeMutablePointer<Float> {
-        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
-    }
-
-    /// Pixels from one row of the target to the next.
-    private func rowStride(_ target: RegionTarget) -> Int {
-        target.rect.height > 1 ? target.pointer(target.rect.x, target.rect.y + 1) - target.pointer(target.rect.x, target.rect.y) : 0
-    }
 }

@@ -117,17 +117,4 @@ struct BlurPass: RGB8InputKernel {
             dr_blur_down(rows, Int32(r.height), w, Int32(h), Int32(r.width), floats(target.pointer(r.x, r.y)), 4 * rowStride(target))
         }
     }
-
-    private func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> {
-        UnsafeRawPointer(p).assumingMemoryBound(to: Float.self)
-    }
-
-    private func floats(_ p: UnsafeMutablePointer<Pixel>) -> UnsafeMutablePointer<Float> {
-        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
-    }
-
-    /// Pixels from one row of the target to the next.
-    private func rowStride(_ target: RegionTarget) -> Int {
-        target.rect.height > 1 ? target.pointer(target.rect.x, target.rect.y + 1) - target.pointer(target.rect.x, target.rect.y) : 0
-    }
 }

@@ -80,6 +80,4 @@ struct MedianKernel: RGB8InputKernel {
         dr_median_float(rows, Int32(radius), Int32(r.width), Int32(r.height),
                         UnsafeMutableRawPointer(target.pointer(r.x, r.y)).assumingMemoryBound(to: Float.self), 4 * stride, scratch)
     }
-
-    private func floats(_ p: UnsafePointer<Pixel>) -> UnsafePointer<Float> { UnsafeRawPointer(p).assumingMemoryBound(to: Float.self) }
 }
