@@ -121,6 +121,11 @@ dr_status dr_gif_read_info(const unsigned char *bytes, size_t length, dr_info *i
                            char *message, size_t capacity);
 dr_status dr_gif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                              dr_info *info, dr_reader **reader, char *message, size_t capacity);
+/* Rows of 8-bit RGB or RGBA into a WebPPicture's ARGB rows from `first` on (webp_write.c). */
+struct WebPPicture;
+void dr_webp_pack_argb(struct WebPPicture *picture, int first, const unsigned char *rows, size_t stride, int count,
+                       int channels);
+
 /* An animated WebP writer (webp_anim_write.c): dr_webp_writer_open's with options->animated. */
 dr_status dr_webp_anim_writer_open(int width, int height, const dr_webp_write_options *options,
                                    const dr_metadata *metadata, dr_writer **writer, char *message, size_t capacity);

@@ -56,14 +56,7 @@ static dr_status anim_write_rows(dr_writer *base, const unsigned char *rows, siz
     anim_writer *w = (anim_writer *)base;
     if (w->status != DR_OK) return w->status;
     if (w->written + count > w->picture.height) return failed(w, message, capacity, DR_ENCODE_FAILED, "more rows than a frame has");
-    for (int i = 0; i < count; i++) {
-        const unsigned char *p = rows + stride * (size_t)i;
-        uint32_t *argb = w->picture.argb + (size_t)w->picture.argb_stride * (size_t)(w->written + i);
-        for (int x = 0; x < w->picture.width; x++, p += w->channels) {
-            uint32_t a = w->channels == 4 ? p[3] : 255;
-            argb[x] = a << 24 | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-        }
-    }
+    dr_webp_pack_argb(&w->picture, w->written, rows, stride, count, w->channels);
     w->written += count;
     return DR_OK;
 }

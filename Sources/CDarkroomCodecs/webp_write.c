@@ -38,6 +38,19 @@ static void webp_writer_close(dr_writer *base) {
     free(w);
 }
 
+/* Rows of 8-bit RGB or RGBA (`channels`) into the ARGB picture's rows from `first` on; shared with
+ * the animated writer (webp_anim_write.c). */
+void dr_webp_pack_argb(WebPPicture *picture, int first, const unsigned char *rows, size_t stride, int count, int channels) {
+    for (int i = 0; i < count; i++) {
+        const unsigned char *p = rows + stride * (size_t)i;
+        uint32_t *argb = picture->argb + (size_t)picture->argb_stride * (size_t)(first + i);
+        for (int x = 0; x < picture->width; x++, p += channels) {
+            uint32_t a = channels == 4 ? p[3] : 255;
+            argb[x] = a << 24 | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+        }
+    }
+}
+
 static dr_status failed(webp_writer *w, char *message, size_t capacity, dr_status status, const char *text) {
     w->status = status;
     dr_set_message(message, capacity, "%s", text);
@@ -130,14 +143,7 @@ static dr_status webp_write_rows(dr_writer *base, const unsigned char *rows, siz
     if (w->status != DR_OK) return w->status;
     if (w->written + count > w->picture.height) return failed(w, message, capacity, DR_ENCODE_FAILED, "WebP: more rows than the image has");
     if (!w->picture.use_argb) return write_yuv(w, rows, stride, count, message, capacity);
-    for (int i = 0; i < count; i++) {
-        const unsigned char *p = rows + stride * (size_t)i;
-        uint32_t *argb = w->picture.argb + (size_t)w->picture.argb_stride * (size_t)(w->written + i);
-        for (int x = 0; x < w->picture.width; x++, p += w->channels) {
-            uint32_t a = w->channels == 4 ? p[3] : 255;
-            argb[x] = a << 24 | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-        }
-    }
+    dr_webp_pack_argb(&w->picture, w->written, rows, stride, count, w->channels);
     w->written += count;
     return DR_OK;
 }
