@@ -44,7 +44,8 @@ let package = Package(
         .target(name: "CSharedLibrary", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "CDarkroomCodecs",
-            dependencies: ["CSharedLibrary"],
+            // CDarkroomDraw renders PDF and SVG inputs (poppler-glib, librsvg, opened with dlopen).
+            dependencies: ["CSharedLibrary", "CDarkroomDraw"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
                              .linkedLibrary("tiff"), .linkedLibrary("deflate"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
                              .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("de265"),
@@ -66,7 +67,7 @@ let package = Package(
         // maps none of them. Their headers only, hence include flags and no pkgConfig.
         .systemLibrary(name: "CCairo"),
         .target(name: "CDarkroomDraw", dependencies: ["CSharedLibrary"],
-                cSettings: [.unsafeFlags(includeFlags(pkgConfig: "cairo", "pangocairo", "librsvg-2.0"))]),
+                cSettings: [.unsafeFlags(includeFlags(pkgConfig: "cairo", "pangocairo", "librsvg-2.0", "poppler-glib"))]),
         // Integer inner loops of the filter core (SIMD intrinsics); no library.
         .target(name: "CDarkroomKernels"),
 

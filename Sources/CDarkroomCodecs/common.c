@@ -59,6 +59,8 @@ void dr_info_free(dr_info *info) {
     free(info->icc);
     info->icc = NULL;
     info->icc_length = 0;
+    free(info->page_sizes);
+    info->page_sizes = NULL;
 }
 
 /* CMYK without a usable profile goes through the assumed press profile (as libvips and
@@ -146,7 +148,8 @@ int dr_sniff(const unsigned char *bytes, size_t length) {
         return DR_FORMAT_TIFF;
     if (length >= 12 && memcmp(bytes, "RIFF", 4) == 0 && memcmp(bytes + 8, "WEBP", 4) == 0) return DR_FORMAT_WEBP;
     if (length >= 6 && (memcmp(bytes, "GIF87a", 6) == 0 || memcmp(bytes, "GIF89a", 6) == 0)) return DR_FORMAT_GIF;
-    return sniff_heif(bytes, length);
+    int heif = sniff_heif(bytes, length);
+    return heif ? heif : dr_sniff_vector(bytes, length);
 }
 
 void dr_info_reset(dr_info *info) {
@@ -162,7 +165,7 @@ void dr_info_reset(dr_info *info) {
 }
 
 static dr_status not_an_image(char *message, size_t capacity) {
-    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF or AVIF file (unrecognised signature)");
+    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, PDF or SVG file (unrecognised signature)");
     return DR_NOT_AN_IMAGE;
 }
 
@@ -215,6 +218,8 @@ static dr_info_reader info_reader(int format) {
     case DR_FORMAT_GIF: return dr_gif_read_info;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_read_info;
+    case DR_FORMAT_PDF:
+    case DR_FORMAT_SVG: return dr_vector_read_info;
     default: return NULL;
     }
 }
@@ -228,6 +233,8 @@ static dr_reader_opener reader_opener(int format) {
     case DR_FORMAT_GIF: return dr_gif_reader_open;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_reader_open;
+    case DR_FORMAT_PDF:
+    case DR_FORMAT_SVG: return dr_vector_reader_open;
     default: return NULL;
     }
 }

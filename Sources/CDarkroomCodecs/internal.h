@@ -141,6 +141,12 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
 dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                               dr_info *info, dr_reader **reader, char *message, size_t capacity);
 
+/* PDF and SVG (vector.c): a page rendered band by band through CDarkroomDraw's poppler and librsvg. */
+dr_status dr_vector_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                              char *message, size_t capacity);
+dr_status dr_vector_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                                dr_info *info, dr_reader **reader, char *message, size_t capacity);
+
 /* The in-place readers behind dr_read_info_file and dr_reader_open_file (tiff.c, jpeg.c). */
 dr_status dr_tiff_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
 dr_status dr_tiff_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,

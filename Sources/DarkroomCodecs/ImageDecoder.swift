@@ -15,6 +15,8 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Convert rows from the embedded ICC profile to sRGB with this intent; nil delivers samples
     /// as stored (a CMYK JPEG is then converted naively).
     public var convertToSRGB: ColorOptions.Intent?
+    /// PDF and SVG: the page, its DPI and the size it is rendered at (other formats ignore it).
+    public var vector: VectorPage = VectorPage()
 
     public init(limits: DecodeLimits = .init(), jpegShrink: Int = 1, crop: Rect? = nil, maxScans: Int = 500,
                 deadline: Deadline? = nil, convertToSRGB: ColorOptions.Intent? = nil) {
@@ -73,6 +75,11 @@ public final class ImageDecoder: CompactRowSource {
             c.convert_to_srgb = 1
             c.intent = Int32(intent == .relative ? DR_INTENT_RELATIVE : DR_INTENT_PERCEPTUAL)
         }
+        c.page = Int32(clamping: options.vector.page)
+        c.dpi = options.vector.dpi
+        if let size = options.vector.renderSize {
+            (c.render_width, c.render_height) = (Int32(clamping: size.width), Int32(clamping: size.height))
+        }
         var reader: OpaquePointer?
         (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
             switch input.storage {
@@ -113,6 +120,8 @@ public final class ImageDecoder: CompactRowSource {
             let sample = header.bitDepth > 8 ? 2 : 1
             return area * ((header.hasAlpha ? 4 : 3) * sample + 3 * sample)
         case .gif: return area * (header.pages > 1 ? 8 : 4)
+        // One band of the page in cairo's ARGB (at most 256 rows; vector.c).
+        case .pdf, .svg: return header.width * min(header.height, 256) * 4
         case .png, .jpeg, .tiff: return 0
         }
     }

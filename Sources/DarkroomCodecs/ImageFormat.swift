@@ -1,6 +1,6 @@
 import CDarkroomCodecs
 
-/// The file formats darkroom reads and writes (HEIF is read only).
+/// The file formats darkroom reads and writes (HEIF, PDF and SVG are read only).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case png, jpeg, tiff, webp
     /// GIF, still or animated: in through giflib, out through libimagequant and cgif.
@@ -8,6 +8,10 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF with HEVC images (HEIC, what phones write); read only.
     case heif
     case avif
+    /// PDF, read only: one page rendered by poppler (docs/pdf-and-svg.md).
+    case pdf
+    /// SVG, read only (gzip'd too): rendered by librsvg.
+    case svg
 
     /// The format `bytes` are in, by their signature (never by a file name), or nil when none
     /// darkroom reads. HEIF and AVIF are told apart by the brands of their `ftyp` box.
@@ -25,6 +29,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case DR_FORMAT_GIF.rawValue: self = .gif
         case DR_FORMAT_HEIF.rawValue: self = .heif
         case DR_FORMAT_AVIF.rawValue: self = .avif
+        case DR_FORMAT_PDF.rawValue: self = .pdf
+        case DR_FORMAT_SVG.rawValue: self = .svg
         default: return nil
         }
     }
@@ -39,6 +45,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .gif: ["gif"]
         case .heif: ["heic", "heif", "hif"]
         case .avif: ["avif"]
+        case .pdf: ["pdf"]
+        case .svg: ["svg", "svgz"]
         }
     }
 
@@ -72,14 +80,18 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
-    /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF is read
-    /// only).
+    /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF, PDF and
+    /// SVG are read only).
     public static func writable(fileExtension ext: String) -> ImageFormat? {
         fromExtension(ext).flatMap { $0.isWritable ? $0 : nil }
     }
 
-    /// Whether darkroom can write it (HEIF is read only).
-    public var isWritable: Bool { self != .heif }
+    /// Whether darkroom can write it (HEIF, PDF and SVG are read only).
+    public var isWritable: Bool { self != .heif && !isVector }
+
+    /// Whether it is drawn rather than stored as pixels: a PDF page or an SVG, rendered at a DPI
+    /// or at the size a following resize asks for.
+    public var isVector: Bool { self == .pdf || self == .svg }
 
     /// Whether a file can hold one colour channel (WebP and AVIF as darkroom writes them are RGB).
     public var holdsGrey: Bool { self == .png || self == .jpeg || self == .tiff }

@@ -29,6 +29,9 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     /// `imir` properties are part of the image), so `orientation` is 1 and any EXIF
     /// Orientation the file carries is only informative (outputs reset it to 1).
     public var orientedByDecoder: Bool = false
+    /// PDF and SVG: each page's size in points (1/72 inch), `pages` of them; `width` and
+    /// `height` are then the first page at the default DPI (``VectorPage``).
+    public var pageSizes: [PageSize] = []
 
     public init(
         format: ImageFormat, width: Int, height: Int, bitDepth: Int, channels: Int,

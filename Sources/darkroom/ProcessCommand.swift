@@ -75,8 +75,8 @@ struct ProcessCommand: ParsableCommand {
         let inputs = flags.inputs
         let targets = try inputs.map { try outputTemplate(for: $0, several: inputs.count > 1) }
         let encodings = try flags.encodings(for: targets.map(\.format))
-        let outputs = zip(targets, encodings).map { target, encoding in
-            OutputConfig(pathTemplate: target.path, format: target.format,
+        let outputs = try zip(targets, encodings).map { target, encoding in
+            OutputConfig(pathTemplate: try Self.numberingPages(target.path, encoding), format: target.format,
                          color: ColorOptions(autoOrient: !noAutoOrient, target: color, intent: intent),
                          encoding: encoding, chain: spec)
         }
@@ -124,6 +124,16 @@ struct ProcessCommand: ParsableCommand {
             throw ValidationError("-o \(output): cannot tell the format from the extension; use " + ImageFormat.writableFormats.map { "." + $0.fileExtension }.joined(separator: ", ") + ", or --format")
         }
         return (absolute, fmt)
+    }
+
+    /// With `--pages all` each page of a PDF is its own file: a folder's `{stem}.ext` becomes
+    /// `{stem}-{page}.ext`; a file named by -o must hold `{page}`.
+    private static func numberingPages(_ path: String, _ encoding: OutputEncoding) throws -> String {
+        guard encoding.pages == .all, !path.contains("{page}") else { return path }
+        if let range = path.range(of: "/{stem}.", options: .backwards) {
+            return path.replacingCharacters(in: range, with: "/{stem}-{page}.")
+        }
+        throw ValidationError("--pages all writes one file per page; put {page} in -o, e.g. out/page-{page}.png")
     }
 
     private static func writeReport(_ report: JobReport, for input: String, into folder: String) throws {

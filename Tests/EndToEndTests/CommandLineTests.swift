@@ -160,7 +160,7 @@ final class CommandLineTests: XCTestCase {
             """.utf8))
         let check = try darkroom(["check", s.path("formats.yaml")])
         XCTAssertEqual(check.status, 0, check.stderr)
-        for line in ["*.webp *.gif *.avif *.heic *.heif *.tif *.tiff (each read by its content)", "{stem}.webp: webp, lossless, effort 4",
+        for line in ["*.webp *.gif *.avif *.heic *.heif *.tif *.tiff *.pdf *.svg (each read by its content)", "{stem}.webp: webp, lossless, effort 4",
                      "{stem}.avif: avif, quality 50, speed 7, 8-bit",
                      "{stem}-deep.avif: avif, quality 90, speed 5, 10-bit", "{stem}.tif: tiff, deflate compression, tiled"] {
             XCTAssertTrue(check.stdout.contains(line), "\(line) in \(check.stdout)")

@@ -42,11 +42,16 @@ typedef enum {
     DR_FORMAT_WEBP = 4,
     DR_FORMAT_HEIF = 5, /* HEIC and other HEIF brands */
     DR_FORMAT_AVIF = 6,
-    DR_FORMAT_GIF = 7
+    DR_FORMAT_GIF = 7,
+    DR_FORMAT_PDF = 16, /* read only: a page rendered by poppler (vector.c) */
+    DR_FORMAT_SVG = 17  /* read only: rendered by librsvg, gzip'd or not */
 } dr_format;
 
 /* The format `bytes` start with, by their signature (0: none darkroom reads). */
 int dr_sniff(const unsigned char *bytes, size_t length);
+
+/* PDF ("%PDF-") or SVG (an <svg> root after the XML prolog; gzip'd too), else 0 (vector_sniff.c). */
+int dr_sniff_vector(const unsigned char *bytes, size_t length);
 
 typedef enum {
     DR_SPACE_GRAY = 1,
@@ -86,6 +91,9 @@ typedef struct {
     int pages;         /* TIFF pages, WebP frames; 1 for everything else */
     int orientation;   /* the format's own orientation tag (TIFF Orientation); 0: the EXIF's */
     int oriented;      /* HEIF/AVIF: the decoder turns the image upright itself (irot/imir) */
+    /* PDF and SVG: each page's width and height in points (1/72 inch), `pages` pairs, malloc'd
+     * (dr_info_free releases them); width and height above are the page asked for at its DPI. */
+    double *page_sizes;
 } dr_info;
 
 /* Frees what a dr_info owns (its ICC profile). */
@@ -117,7 +125,16 @@ typedef struct {
      * profile leaves the samples as they are, with a warning (dr_reader_warning). */
     int convert_to_srgb;
     int intent;
+    /* PDF and SVG: the page (1-based; 0 is the first) at `dpi` (0: DR_DEFAULT_DPI), whose
+     * width × height is checked against max_pixels; rendered at render_width × render_height
+     * pixels instead when those are set (a following resize's size). */
+    int page;
+    double dpi;
+    int render_width, render_height;
 } dr_read_options;
+
+/* The resolution a PDF or SVG page is rendered at when none is asked for. */
+#define DR_DEFAULT_DPI 150
 
 /* Rendering intents (the lcms ones darkroom offers). */
 enum { DR_INTENT_PERCEPTUAL = 0, DR_INTENT_RELATIVE = 1 };

@@ -209,6 +209,7 @@ struct SmartResize: AnalysisFilter, SourceShrinkable {
     func outputSize(for input: Size) -> Size { resize.outputSize(for: input) }
     func plan(for input: Size) -> KernelPlan { resize.plan(for: input) }
     func sourceShrinkFactor(for source: Size) -> Int { resize.sourceShrinkFactor(for: source) }
+    func sourceRenderSize(for source: Size) -> Size { resize.sourceRenderSize(for: source) }
     func forShrunkSource(original: Size, shrunk: Size) -> SmartResize {
         SmartResize(resize: resize.forShrunkSource(original: original, shrunk: shrunk))
     }

@@ -107,6 +107,13 @@ public struct CompiledChain: Sendable {
         return first.sourceShrinkFactor(for: source)
     }
 
+    /// The size a loader that draws its source (PDF, SVG) renders a source of `source` at before
+    /// this chain: its first stage's picture when that is ``SourceShrinkable``, else `source`.
+    public func sourceRenderSize(for source: Size) -> Size {
+        guard !readsChainSource, let first = shrinkableFirst, source.area > 0 else { return source }
+        return first.sourceRenderSize(for: source)
+    }
+
     /// The chain for a source decoded at `shrunk` instead of `original`, with the same output.
     public func forShrunkSource(original: Size, shrunk: Size) -> CompiledChain {
         guard original != shrunk, shrinkableFirst != nil else { return self }

@@ -6,6 +6,10 @@ public protocol SourceShrinkable: RegionFilter {
     /// this filter. 1 when it does not shrink enough to gain.
     func sourceShrinkFactor(for source: Size) -> Int
 
+    /// The size a loader that draws its source at any size (a PDF page, an SVG) best draws a
+    /// source of `source` at for this filter: the picture it makes, aspect ratio kept.
+    func sourceRenderSize(for source: Size) -> Size
+
     /// This filter for a source decoded at `shrunk` instead of `original`: the same output
     /// size, sampled from the smaller source.
     func forShrunkSource(original: Size, shrunk: Size) -> Self

@@ -24,6 +24,8 @@ extension ImageFormat {
         case .gif: "GIF"
         case .heif: "HEIF"
         case .avif: "AVIF"
+        case .pdf: "PDF"
+        case .svg: "SVG"
         }
     }
 }
