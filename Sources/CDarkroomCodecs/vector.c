@@ -40,6 +40,8 @@ static dr_status open_error(int reason, int format, char *message, size_t capaci
     default: {
         char reason_text[200];
         snprintf(reason_text, sizeof reason_text, "%s", message);
+        for (size_t n = strlen(reason_text); n > 0 && (reason_text[n - 1] == '\n' || reason_text[n - 1] == ' '); n--)
+            reason_text[n - 1] = 0;
         dr_set_message(message, capacity, "%s: %s", format == DR_FORMAT_PDF ? "PDF" : "SVG", reason_text);
         /* libxml2 and poppler say so when the data stops early. */
         return strstr(reason_text, "Premature end") || strstr(reason_text, "EOF") || strstr(reason_text, "truncated")
@@ -48,10 +50,24 @@ static dr_status open_error(int reason, int format, char *message, size_t capaci
     }
 }
 
+/* A PDF ends with "%%EOF" (within its last 1024 bytes, as Acrobat asks); without it the file
+ * was cut short, and poppler's repair would draw whatever part of a page arrived. */
+static int pdf_complete(const unsigned char *bytes, size_t length) {
+    if (length < 5) return 0;
+    size_t from = length > 1024 ? length - 1024 : 0;
+    for (size_t i = length - 4; i-- > from;)
+        if (memcmp(bytes + i, "%%EOF", 5) == 0) return 1;
+    return 0;
+}
+
 /* Opens the document and fills `info`: every page's size, and page `page` at `dpi`. */
 static dr_status describe(const unsigned char *bytes, size_t length, int page, double dpi, uint64_t deadline_ns,
                           dr_info *info, dr_vector_document **out, char *message, size_t capacity) {
     int format = dr_sniff(bytes, length);
+    if (format == DR_FORMAT_PDF && !pdf_complete(bytes, length)) {
+        dr_set_message(message, capacity, "PDF data ends early: no %%%%EOF at its end (truncated file?)");
+        return DR_TRUNCATED;
+    }
     int reason = dr_vector_open(format == DR_FORMAT_PDF ? DR_VECTOR_PDF : DR_VECTOR_SVG, bytes, length, out, message, capacity);
     if (reason != 0) return open_error(reason, format, message, capacity);
     int pages = dr_vector_page_count(*out);
