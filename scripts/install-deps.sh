@@ -22,6 +22,8 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libimage-exiftool-perl  # exiftool reads back the metadata the tests write
           libcairo2-dev libpango1.0-dev librsvg2-dev fonts-dejavu-core  # drawing: shapes and gradients, text, SVG; DejaVu is the default font
           librsvg2-bin         # rsvg-convert: the SVG reference the shape, path, gradient and overlay tests compare with
+          libpoppler-glib-dev  # PDF inputs: poppler's pages drawn on cairo (opened with dlopen, like cairo and librsvg)
+          poppler-utils python3-cairo  # pdftoppm/pdftocairo: the PDF references; python3-cairo draws the tests' PDFs
           libpq-dev            # cluster mode talks to PostgreSQL through libpq
           mount                # the lazy-library test hides libcairo/libpq by bind-mounting over them (its own mount namespace)
           postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder

@@ -18,8 +18,10 @@ public struct ImageInput: Sendable {
 
     public let storage: Storage
 
-    /// How many bytes of a file's start tell its format (and whether it is read in place).
-    public static let headLength = 64
+    /// How many bytes of a file's start tell its format (and whether it is read in place): an
+    /// SVG's root may follow an XML declaration, comments and a doctype (Illustrator's run to a
+    /// few hundred bytes).
+    public static let headLength = 4096
 
     public init(_ bytes: [UInt8]) { storage = .memory(bytes) }
 

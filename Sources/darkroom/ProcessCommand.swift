@@ -50,7 +50,7 @@ struct ProcessCommand: ParsableCommand {
     var jobs: Int = 1
 
     @ArgumentParser.Argument(parsing: .allUnrecognized,
-                             help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF: read by their content), and output options (below).",
+                             help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, PDF, SVG: read by their content), and output options (below).",
                              completion: .file(extensions: ImageFormat.allCases.flatMap(\.fileExtensions)))
     var arguments: [String] = []
 
