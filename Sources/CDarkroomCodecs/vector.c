@@ -14,10 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows rendered at once: about 4 MB of ARGB, at least 16 and at most 256 rows. */
-static int band_rows(int width) {
-    long rows = (4L << 20) / ((long)width * 4);
-    return rows < 16 ? 16 : rows > 256 ? 256 : (int)rows;
+/* Rows rendered at once: up to DR_VECTOR_BAND_BYTES of ARGB, at least 16 rows. Each band draws
+ * the whole page again (cairo drops what falls outside it; an SVG filter is computed again), so
+ * bands are large: a page of up to 4 megapixels is drawn once. */
+static int band_rows(int width, int height) {
+    long rows = DR_VECTOR_BAND_BYTES / ((long)width * 4);
+    if (rows < 16) rows = 16;
+    return rows > height ? height : (int)rows;
 }
 
 typedef struct {
@@ -190,7 +193,7 @@ dr_status dr_vector_reader_open(const unsigned char *bytes, size_t length, const
         }
     }
     if (status == DR_OK) {
-        r->band_capacity = band_rows(r->render_width);
+        r->band_capacity = band_rows(r->render_width, r->render_height);
         r->band = malloc((size_t)r->render_width * 4 * (size_t)r->band_capacity);
         if (r->band == NULL) status = DR_OUT_OF_MEMORY;
     }

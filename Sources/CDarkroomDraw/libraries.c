@@ -2,6 +2,8 @@
 
 #include "darkroom_shared_library.h"
 
+#include <stdlib.h>
+
 struct dr_functions dr_fn;
 
 /* The SONAMEs are also what scripts/build-deb.sh reads from the binary to list the package's
@@ -35,9 +37,17 @@ DR_LOADER(PANGOCAIRO, DR_PANGOCAIRO_FUNCTIONS)
 DR_LOADER(RSVG, DR_RSVG_FUNCTIONS)
 DR_LOADER(POPPLER, DR_POPPLER_FUNCTIONS)
 
+/* librsvg runs its filter effects on rayon's pool, a thread per core unless RAYON_NUM_THREADS
+   says otherwise, read when the pool starts: one worker (its caller waits on it), the decoder
+   helper darkroom's thread budget allows (docs/architecture.md). A value the user set is kept. */
+static void load_RSVG_bounded(void) {
+    setenv("RAYON_NUM_THREADS", "1", 0);
+    load_RSVG();
+}
+
 static void (*const loaders[LIBRARY_COUNT])(void) = {
     [CAIRO] = load_CAIRO, [GLIB] = load_GLIB, [GOBJECT] = load_GOBJECT,
-    [PANGO] = load_PANGO, [PANGOCAIRO] = load_PANGOCAIRO, [RSVG] = load_RSVG, [POPPLER] = load_POPPLER,
+    [PANGO] = load_PANGO, [PANGOCAIRO] = load_PANGOCAIRO, [RSVG] = load_RSVG_bounded, [POPPLER] = load_POPPLER,
 };
 
 /* Loads library `id` once per process (later calls cost one pthread_once check). */

@@ -120,8 +120,10 @@ public final class ImageDecoder: CompactRowSource {
             let sample = header.bitDepth > 8 ? 2 : 1
             return area * ((header.hasAlpha ? 4 : 3) * sample + 3 * sample)
         case .gif: return area * (header.pages > 1 ? 8 : 4)
-        // One band of the page in cairo's ARGB (at most 256 rows; vector.c).
-        case .pdf, .svg: return header.width * min(header.height, 256) * 4
+        // One band of the page in cairo's ARGB (vector.c), drawn at most at the page's DPI size.
+        case .pdf, .svg:
+            let rows = min(header.height, max(16, Int(DR_VECTOR_BAND_BYTES) / max(header.width * 4, 1)))
+            return header.width * rows * 4
         case .png, .jpeg, .tiff: return 0
         }
     }

@@ -121,4 +121,27 @@ final class ThreadBudgetTests: XCTestCase {
         let allowance = 3 /* jobs */ * 2 /* decoder helper + hashing thread */
         XCTAssertLessThanOrEqual(most - before, ComputeSlots.shared.count + allowance + 3 /* the test's job threads */)
     }
+
+    /// An SVG with a blur filter (librsvg runs filters on rayon's pool) and a PDF page: at most
+    /// one helper thread beside the caller, whatever the core count.
+    func testAnSVGFilterAndAPDFPageRunAtMostOneHelper() throws {
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="1500" height="1500"><defs><filter id="b">"#
+            + #"<feGaussianBlur stdDeviation="30"/></filter></defs><g filter="url(#b)"><rect x="100" y="100" width="1300" "#
+            + #"height="1300" fill="red"/><circle cx="750" cy="750" r="500" fill="blue"/></g></svg>"#
+        let pdf = [UInt8](try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../DarkroomCodecsTests/Fixtures/pages.pdf").standardized))
+        for (name, bytes) in [("svg", Array(svg.utf8)), ("pdf", pdf)] {
+            let sampler = ThreadSampler()
+            usleep(2000)
+            let before = ThreadSampler.threads()
+            let decoder = try ImageDecoder(bytes)
+            let rows = UnsafeMutablePointer<Pixel>.allocate(capacity: decoder.size.width * decoder.size.height)
+            defer { rows.deallocate() }
+            try decoder.readRows(count: decoder.size.height, into: rows, stride: decoder.size.width)
+            let most = sampler.stop()
+            XCTAssertGreaterThan(rows[decoder.size.width * (decoder.size.height / 2) + decoder.size.width / 2][3], 0.5,
+                                 "\(name): drawn")
+            XCTAssertLessThanOrEqual(most - before, 1, "\(name): \(most - before) threads started")
+        }
+    }
 }

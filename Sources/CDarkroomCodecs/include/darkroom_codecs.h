@@ -135,6 +135,8 @@ typedef struct {
 
 /* The resolution a PDF or SVG page is rendered at when none is asked for. */
 #define DR_DEFAULT_DPI 150
+/* The most bytes of a PDF or SVG page drawn at once (cairo ARGB; at least 16 rows). */
+#define DR_VECTOR_BAND_BYTES (16L << 20)
 
 /* Rendering intents (the lcms ones darkroom offers). */
 enum { DR_INTENT_PERCEPTUAL = 0, DR_INTENT_RELATIVE = 1 };
