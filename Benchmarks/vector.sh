@@ -2,7 +2,8 @@
 # PDF and SVG inputs (issue 25) against libvips, in one run, taking turns (see bench_lib.sh):
 #   pdf proof — the first page of a 20-page A4 PDF (text, a gradient and 400 paths a page, drawn
 #               by cairo) to a 720-px wide JPEG Q80: `vips thumbnail` (pdfload at the thumbnail's
-#               scale, poppler on cairo, as darkroom) against darkroom drawing the page at 720 px
+#               scale, poppler on cairo, as darkroom; --height 100000 so that 720 is the width, not
+#               the longer side) against darkroom drawing the page at 720 px
 #   svg icon  — a 600×600 SVG (2000 paths, a blur filter) to a 720-px wide PNG: `vips thumbnail`
 #               (svgload) against darkroom drawing it at 720 px
 # Prints medians, darkroom's ratios and the output files' sizes. RUNS (default 3) runs each.
@@ -51,7 +52,7 @@ fi
 SIZE_OF_darkroom=$work/proof-darkroom.jpg SIZE_OF_libvips=$work/proof-vips.jpg \
 bench "pdf proof: page 1 of a 20-page A4 PDF → 720 px wide JPEG, Q80" \
   "darkroom=$darkroom process --chain 'resize width=720' --quality 80 $pdf -o $work/proof-darkroom.jpg" \
-  "libvips=vips thumbnail $pdf '$work/proof-vips.jpg[Q=80]' 720"
+  "libvips=vips thumbnail $pdf '$work/proof-vips.jpg[Q=80]' 720 --height 100000"
 
 SIZE_OF_darkroom=$work/icon-darkroom.png SIZE_OF_libvips=$work/icon-vips.png \
 bench "svg icon: 600×600, 2000 paths and a blur → 720 px wide PNG" \
