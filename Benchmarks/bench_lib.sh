@@ -52,3 +52,47 @@ photo_jpeg() {
 
 # big_jpeg PATH: the 5000×5000 test JPEG.
 big_jpeg() { photo_jpeg 5000 5000 "$1"; }
+
+# The hot-folder daemon of daemon.sh and contact.sh, in the folder $1 (made anew): a config with
+# 2 workers watching $1/inbox, outputs in $1/out (a 720-px-wide JPEG, Q80; the chain's YAML steps
+# in $2, default a lanczos3 resize), reports in $1/reports, inputs moved to $1/done.
+daemon_config() {
+  rm -rf "$1"; mkdir -p "$1/inbox"
+  cat >"$1/config.yaml" <<YAML
+workers: 2
+log: { level: warning }
+watches:
+  - path: ./inbox
+    settle_ms: 50
+    on_success: keep
+    reports_dir: ./reports
+    done_dir: ./done
+    failed_dir: ./failed
+    outputs:
+      - path: ./out/{stem}.jpg
+        quality: 80
+        chain: ${2:-[ { resize: { width: 720, kernel: lanczos3 } } ]}
+YAML
+}
+
+# daemon_start DIR: runs `darkroom run` on DIR's config in the background (its pid in
+# $daemon_pid, its log in DIR/log) and returns once it watches the inbox.
+daemon_start() {
+  "$darkroom" run --config "$1/config.yaml" 2>"$1/log" &
+  daemon_pid=$!
+  sleep 1
+}
+
+# daemon_drop DIR SRC: copies SRC's files beside the inbox, then moves them in at once (the time
+# of the move in $dropped).
+daemon_drop() {
+  cp -r "$2" "$1/staging"; dropped=$(date +%s.%N); mv "$1/staging"/* "$1/inbox/"
+}
+
+# daemon_wait DIR N: waits until DIR holds N reports.
+daemon_wait() {
+  until [[ $(find "$1/reports" -type f -name '*.json' 2>/dev/null | wc -l) -ge $2 ]]; do sleep 0.05; done
+}
+
+# daemon_stop: stops the daemon daemon_start began (SIGTERM: it finishes its jobs).
+daemon_stop() { kill -TERM "$daemon_pid"; wait "$daemon_pid" || true; }
