@@ -53,16 +53,16 @@ photo_jpeg() {
 # big_jpeg PATH: the 5000×5000 test JPEG.
 big_jpeg() { photo_jpeg 5000 5000 "$1"; }
 
-# The hot-folder daemon of daemon.sh and contact.sh, in the folder $1 (made anew): a config with
-# 2 workers watching $1/inbox, outputs in $1/out (a 720-px-wide JPEG, Q80; the chain's YAML steps
-# in $2, default a lanczos3 resize), reports in $1/reports, inputs moved to $1/done.
-daemon_config() {
-  rm -rf "$1"; mkdir -p "$1/inbox"
-  cat >"$1/config.yaml" <<YAML
-workers: 2
-log: { level: warning }
+# daemon_watches [CHAIN]: the watches: block of the hot-folder daemon of daemon.sh, contact.sh and
+# cluster.sh, relative to its config's folder: ./inbox watched, outputs in ./out (a 720-px-wide
+# JPEG, Q80; CHAIN, the chain's YAML list, default a lanczos3 resize), reports in ./reports.
+daemon_watches() {
+  local chain=${1:-}
+  [[ -n $chain ]] || chain='[ { resize: { width: 720, kernel: lanczos3 } } ]'
+  cat <<YAML
 watches:
-  - path: ./inbox
+  - name: photos
+    path: ./inbox
     settle_ms: 50
     on_success: keep
     reports_dir: ./reports
@@ -71,8 +71,14 @@ watches:
     outputs:
       - path: ./out/{stem}.jpg
         quality: 80
-        chain: ${2:-[ { resize: { width: 720, kernel: lanczos3 } } ]}
+        chain: $chain
 YAML
+}
+
+# daemon_config DIR [CHAIN]: DIR made anew with that daemon's config (2 workers) and its inbox.
+daemon_config() {
+  rm -rf "$1"; mkdir -p "$1/inbox"
+  { echo "workers: 2"; echo "log: { level: warning }"; daemon_watches "${2:-}"; } >"$1/config.yaml"
 }
 
 # daemon_start DIR: runs `darkroom run` on DIR's config in the background (its pid in
@@ -81,6 +87,7 @@ daemon_start() {
   "$darkroom" run --config "$1/config.yaml" 2>"$1/log" &
   daemon_pid=$!
   sleep 1
+  kill -0 "$daemon_pid" 2>/dev/null || { echo "darkroom run did not start:" >&2; cat "$1/log" >&2; exit 1; }
 }
 
 # daemon_drop DIR SRC: copies SRC's files beside the inbox, then moves them in at once (the time
@@ -91,7 +98,10 @@ daemon_drop() {
 
 # daemon_wait DIR N: waits until DIR holds N reports.
 daemon_wait() {
-  until [[ $(find "$1/reports" -type f -name '*.json' 2>/dev/null | wc -l) -ge $2 ]]; do sleep 0.05; done
+  until [[ $(find "$1/reports" -type f -name '*.json' 2>/dev/null | wc -l) -ge $2 ]]; do
+    kill -0 "$daemon_pid" 2>/dev/null || { echo "darkroom run stopped:" >&2; cat "$1/log" >&2; exit 1; }
+    sleep 0.05
+  done
 }
 
 # daemon_stop: stops the daemon daemon_start began (SIGTERM: it finishes its jobs).

@@ -96,7 +96,7 @@ final class ConfigChainTextTests: XCTestCase {
     }
 
     func testAnOutputOnOneLineIsRefusedWithHowToWriteIt() {
-        let text = "watches:\n  - path: ./in\n    outputs:\n      - { path: ./out/{stem}.png, chain: [sepia] }\n"
+        let text = "watches:\n  - path: ./in\n    outputs:\n      - { path: \"./out/{stem}.png\", chain: [sepia] }\n"
         XCTAssertThrowsError(try ConfigChainText(text: text, watch: 0, output: 0)) { error in
             let message = (error as? ConfigError)?.description ?? "\(error)"
             XCTAssertTrue(message.contains("watches[0].outputs[0] is written on one line"), message)

@@ -61,7 +61,7 @@ final class ContactSheetTests: XCTestCase {
         XCTAssertNoThrow(try FileManager.default.removeItem(atPath: s.path("out/photos/b-small.png")))
 
         let sheet = s.path("sheet/contact.html")
-        let run = try darkroom(["report", "--html", sheet, "--config", s.path("config.yaml"),
+        let run = try darkroom(["report", "--html", sheet, "--no-thumbnail-cache", "--config", s.path("config.yaml"),
                                 s.path("reports/photos"), s.path("reports/scans")])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("6 reports (2 failed)"), run.stdout)
@@ -126,7 +126,7 @@ final class ContactSheetTests: XCTestCase {
         s.writeInPlace("reports/new.jpg.json", Array(ReportFixture.json(input: "/in/new.jpg", status: "ok", seconds: 0.1).utf8))
         s.writeInPlace("reports/old.jpg.json", Array(ReportFixture.json(
             input: "/in/old.jpg", status: "ok", started: "2020-01-01T00:00:00.000Z", seconds: 0.1).utf8))
-        let recent = try darkroom(["report", s.path("reports"), "--since", "2021-01-01", "--html", s.path("recent.html")])
+        let recent = try darkroom(["report", s.path("reports"), "--since", "2021-01-01", "--html", s.path("recent.html"), "--no-thumbnail-cache"])
         XCTAssertEqual(recent.status, 0, recent.stderr)
         let html = try String(contentsOfFile: s.path("recent.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("\"input\":\"/in/new.jpg\""))
@@ -190,10 +190,10 @@ final class ContactSheetTests: XCTestCase {
                 """.utf8))
         }
         let sheet = s.path("many.html")
-        let run = try darkroom(["report", "--html", sheet, s.path("reports")])
+        let run = try darkroom(["report", "--html", sheet, "--thumbnail-cache", s.path("cache"), s.path("reports")])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(outputs, 500)
-        XCTAssertTrue(run.stdout.contains("5,000 reports (200 failed), 5,500 thumbnails"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("5,000 reports (200 failed), 5,500 thumbnails ("), run.stdout)
         let html = try String(contentsOfFile: sheet, encoding: .utf8)
         XCTAssertEqual(html.components(separatedBy: "data-mime=\"image/webp\"").count - 1, 5000 + outputs, "a picture per input and output")
 
@@ -215,6 +215,88 @@ final class ContactSheetTests: XCTestCase {
         XCTAssertEqual(page["scansWatches"] as? [String], ["scans"], "the watch filter shows only scans")
         XCTAssertTrue((page["scansText"] as? String ?? "").hasSuffix(" of \(scans) (of 5000 in all), failures first, then the most recent"),
                       "\(page["scansText"] ?? "")")
+    }
+
+    /// Thumbnails are kept by content between runs: a second sheet reads them back, a file
+    /// whose content changed gets a new one, a damaged entry is made anew, an unwritable cache
+    /// is said and the sheet made all the same, old entries are removed.
+    func testThumbnailsAreKeptByContentAndAChangedFileGetsANewOne() throws {
+        let s = Scratch()
+        s.writeInPlace("in/a.png", try picture(width: 120, height: 80, format: .png))
+        s.writeInPlace("in/b.png", try picture(width: 60, height: 90, format: .png))
+        for name in ["a", "b"] {
+            s.writeInPlace("reports/\(name).png.json", Array(ReportFixture.json(input: s.path("in/\(name).png"), status: "ok", seconds: 0.1).utf8))
+        }
+        let cache = s.path("xdg/darkroom/thumbnails")
+        func sheet(_ extra: [String] = []) throws -> (run: CommandResult, sizes: [String: String]) {
+            let result = try ToolProcess.capture(try DaemonProcess.binaryPath(), ["report", "--html", s.path("sheet.html"), s.path("reports")] + extra,
+                                                 environment: ["XDG_CACHE_HOME": s.path("xdg")])
+            let run = CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            // The input each picture shows, by its size (a.png's entry is the first card's, by name within the second).
+            let html = try String(contentsOfFile: s.path("sheet.html"), encoding: .utf8)
+            let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(String(html.split(separator: "<script type=\"application/json\" id=\"entries\">")[1]
+                .prefix { $0 != "<" }).utf8)) as? [[String: Any]])
+            var sizes = [String: String]()
+            for e in entries {
+                let id = e["thumbnail"] as! Int
+                let size = html.range(of: #"id="t\#(id)" data-mime="image/webp" data-size="(\d+x\d+)""#, options: .regularExpression)
+                    .map { String(html[$0].split(separator: "\"")[5]) }
+                sizes[(e["input"] as! String).components(separatedBy: "/").last!] = size ?? "none"
+            }
+            return (run, sizes)
+        }
+        func entries() -> [String] {
+            (FileManager.default.enumerator(atPath: cache)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".webp") }.sorted()
+        }
+
+        let first = try sheet()
+        XCTAssertTrue(first.run.stdout.contains(", 2 thumbnails, "), first.run.stdout)
+        XCTAssertEqual(first.sizes, ["a.png": "120x80", "b.png": "60x90"])
+        XCTAssertEqual(entries().count, 2, "one entry per picture, under XDG_CACHE_HOME")
+
+        let again = try sheet()
+        XCTAssertTrue(again.run.stdout.contains("2 thumbnails (2 from the cache)"), again.run.stdout)
+        XCTAssertEqual(again.sizes, first.sizes)
+
+        // a.png replaced by another picture under the same name: its thumbnail is the new one.
+        s.writeInPlace("in/a.png", try picture(width: 40, height: 30, format: .png))
+        let changed = try sheet()
+        XCTAssertTrue(changed.run.stdout.contains("2 thumbnails (1 from the cache)"), changed.run.stdout)
+        XCTAssertEqual(changed.sizes, ["a.png": "40x30", "b.png": "60x90"])
+        XCTAssertEqual(entries().count, 3)
+
+        // A damaged entry is not shown: the picture is made anew.
+        for entry in entries() { XCTAssertNoThrow(try Data("not a picture".utf8).write(to: URL(fileURLWithPath: cache + "/" + entry))) }
+        let damaged = try sheet()
+        XCTAssertTrue(damaged.run.stdout.contains(", 2 thumbnails, "), damaged.run.stdout)
+        XCTAssertEqual(damaged.sizes, changed.sizes)
+
+        // Entries unused for more than 30 days are removed: all three made 31 days old, the two
+        // a sheet reads are kept (reading is a use), a.png's old picture goes.
+        let stale = Date().addingTimeInterval(-31 * 86_400)
+        for entry in entries() {
+            XCTAssertNoThrow(try FileManager.default.setAttributes([.modificationDate: stale], ofItemAtPath: cache + "/" + entry))
+        }
+        let pruned = try sheet()
+        XCTAssertTrue(pruned.run.stdout.contains("2 thumbnails (2 from the cache)"), pruned.run.stdout)
+        XCTAssertEqual(entries().count, 2, "\(entries())")
+
+        // --no-thumbnail-cache: nothing read, nothing kept.
+        try FileManager.default.removeItem(atPath: s.path("xdg"))
+        let none = try sheet(["--no-thumbnail-cache"])
+        XCTAssertTrue(none.run.stdout.contains(", 2 thumbnails, "), none.run.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("xdg")))
+
+        // A cache that cannot be written (its folder is a file) is said; the sheet is made all the same.
+        let blocked = try sheet(["--thumbnail-cache", s.path("in/b.png")])
+        XCTAssertEqual(blocked.sizes, changed.sizes)
+        XCTAssertTrue(blocked.run.stderr.contains("warning: thumbnails cannot be kept in \(s.path("in/b.png"))"), blocked.run.stderr)
+        XCTAssertEqual(blocked.run.stderr.components(separatedBy: "warning").count, 2, "said once: \(blocked.run.stderr)")
+
+        let both = try darkroom(["report", s.path("reports"), "--html", s.path("x.html"), "--no-thumbnail-cache", "--thumbnail-cache", s.path("c")])
+        XCTAssertNotEqual(both.status, 0)
+        XCTAssertTrue(both.stderr.contains("--thumbnail-cache and --no-thumbnail-cache cannot be combined"), both.stderr)
     }
 
     /// Opens the sheet in headless Chromium (Browser/browser.py, shared with the preview

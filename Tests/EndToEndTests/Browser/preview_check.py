@@ -184,15 +184,21 @@ def scenario_range(a):
         browser.stop(web)
 
 
-def scenario_save(a):
+def open_chain_and_add_sepia(a):
+    """The page with the chain the server opened (--watch, --output: watches[0].outputs[1]) and
+    sepia added to it, rendered; returns the config's text before and the page."""
     with open(a.config) as f:
         old = f.read()
     web = open_page(a.url)
+    browser.wait_for(web, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-step="0"][data-filter="resize"]'), message="the chain was not opened")
+    add(web, "sepia")
+    wait_for_new_render(web, "")
+    return old, web
+
+
+def scenario_save(a):
+    old, web = open_chain_and_add_sepia(a)
     try:
-        # The server opened watches[0].outputs[1] (--watch, --output): its chain is on the page.
-        browser.wait_for(web, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-step="0"][data-filter="resize"]'), message="the chain was not opened")
-        add(web, "sepia")
-        wait_for_new_render(web, "")
         web.find_element(By.ID, "save").click()
         said = browser.wait_for(web, lambda d: d.find_element(By.ID, "saved").text.startswith("saved") and d.find_element(By.ID, "saved").text)
         check("systemctl reload darkroom" in said, f"the page does not say how to reload: {said!r}")
@@ -379,13 +385,8 @@ def scenario_split(a):
 
 def scenario_conflict(a):
     """A config changed on disk since its chain was opened is not saved over; saving again is a decision."""
-    with open(a.config) as f:
-        old = f.read()
-    web = open_page(a.url)
+    old, web = open_chain_and_add_sepia(a)
     try:
-        browser.wait_for(web, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-step="0"][data-filter="resize"]'), message="the chain was not opened")
-        add(web, "sepia")
-        wait_for_new_render(web, "")
         edited = old + "# added by someone else while the page was open\n"
         with open(a.config, "w") as f:
             f.write(edited)
