@@ -2,7 +2,8 @@
 # The contact sheet (issue 24): `darkroom report --html` over N reports (default 1,000) of
 # 2725×2225 JPEG photos, each with a 720-px JPEG output, written by the daemon of daemon.sh (the
 # set-up bench_lib.sh shares), with sepia's intensity drawn at random. Measures the sheet's
-# generation time (median of RUNS, default 3) and peak memory, its size, and in headless
+# generation time (median of RUNS, default 3) and peak memory, with every thumbnail made and made
+# again with the thumbnails kept (the cache, docs/contact-sheet.md), its size, and in headless
 # Chromium (Selenium) the time to first contentful paint, to the first thumbnail shown and to
 # the end of the parse, median of RUNS page loads. Target: 1,000 reports in ≤ 10 s on 2 cores.
 # Needs a release build (make bench); DARKROOM= times another build.
@@ -27,15 +28,24 @@ if [[ $(find "$work/dr/reports" -name '*.json' 2>/dev/null | wc -l) -ne $N ]]; t
   rm -rf "$work/in"
 fi
 
-walls=() mems=() cpus=()
-for ((r = 0; r < RUNS; r++)); do
-  /usr/bin/time -f '%e %M %U %S' -o "$work/time.txt" "$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" \
-    "$work/dr/reports" >/dev/null
-  read -r t m u s <"$work/time.txt"; walls+=("$t"); mems+=("$m"); cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
-done
+# sheet KIND ARGS…: RUNS sheets with ARGS added; prints KIND's median wall and CPU time and peak memory.
+sheet() {
+  local kind=$1 walls=() mems=() cpus=() t m u s; shift
+  for ((r = 0; r < RUNS; r++)); do
+    /usr/bin/time -f '%e %M %U %S' -o "$work/time.txt" "$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" \
+      "$@" "$work/dr/reports" >/dev/null
+    read -r t m u s <"$work/time.txt"; walls+=("$t"); mems+=("$m"); cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
+  done
+  printf '%-34s %6.2f s wall, %6.2f s CPU, peak %3.0f MiB\n' "$kind" "$(median <<<"${walls[*]}")" "$(median <<<"${cpus[*]}")" \
+    "$(awk -v k="$(median <<<"${mems[*]}")" 'BEGIN {print k / 1024}')"
+}
 printf '\ncontact sheet of %d reports (%d cores; median of %d runs)\n' "$N" "$(nproc)" "$RUNS"
-printf 'generation   %.2f s wall, %.2f s CPU, peak %.0f MiB; file %.1f MB\n' "$(median <<<"${walls[*]}")" "$(median <<<"${cpus[*]}")" \
-  "$(awk -v k="$(median <<<"${mems[*]}")" 'BEGIN {print k / 1024}')" "$(awk -v b="$(stat -c %s "$work/sheet.html")" 'BEGIN {print b / 1e6}')"
+sheet "every thumbnail made" --no-thumbnail-cache
+# Made again with the thumbnails kept by the first: what a sheet made every day costs.
+rm -rf "$work/cache"
+"$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" --thumbnail-cache "$work/cache" "$work/dr/reports" >/dev/null
+sheet "made again (thumbnails kept)" --thumbnail-cache "$work/cache"
+printf 'file %.1f MB\n' "$(awk -v b="$(stat -c %s "$work/sheet.html")" 'BEGIN {print b / 1e6}')"
 
 # First paint: fresh browser per load, so nothing is cached between them.
 python3 - "$work/sheet.html" "$RUNS" <<'PY'
