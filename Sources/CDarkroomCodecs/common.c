@@ -139,6 +139,8 @@ static int sniff_heif(const unsigned char *bytes, size_t length) {
 }
 
 int dr_sniff(const unsigned char *bytes, size_t length) {
+    int raw = dr_sniff_raw(bytes, length); /* before TIFF and ISO BMFF, whose signatures most RAWs share */
+    if (raw != 0) return raw;
     if (length >= 8 && memcmp(bytes, png_signature, 8) == 0) return DR_FORMAT_PNG;
     if (length >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return DR_FORMAT_JPEG;
     if (length >= 4 && (memcmp(bytes, "II*\0", 4) == 0 || memcmp(bytes, "MM\0*", 4) == 0 ||
@@ -162,7 +164,7 @@ void dr_info_reset(dr_info *info) {
 }
 
 static dr_status not_an_image(char *message, size_t capacity) {
-    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF or AVIF file (unrecognised signature)");
+    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF or camera RAW file (unrecognised signature)");
     return DR_NOT_AN_IMAGE;
 }
 
@@ -215,6 +217,7 @@ static dr_info_reader info_reader(int format) {
     case DR_FORMAT_GIF: return dr_gif_read_info;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_read_info;
+    case DR_FORMAT_RAW: return dr_raw_read_info;
     default: return NULL;
     }
 }
@@ -228,6 +231,7 @@ static dr_reader_opener reader_opener(int format) {
     case DR_FORMAT_GIF: return dr_gif_reader_open;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_reader_open;
+    case DR_FORMAT_RAW: return dr_raw_reader_open;
     default: return NULL;
     }
 }
@@ -250,7 +254,7 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
 
 /* The format of the file behind `fd`, by its first bytes; DR_OK or why it cannot be read. */
 static dr_status file_format(int fd, uint64_t length, int *format, char *message, size_t capacity) {
-    unsigned char head[16];
+    unsigned char head[DR_SNIFF_LENGTH];
     size_t n = length < sizeof head ? (size_t)length : sizeof head;
     ssize_t got;
     do got = pread(fd, head, n, 0); while (got < 0 && errno == EINTR);

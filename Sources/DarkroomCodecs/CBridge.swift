@@ -74,6 +74,7 @@ enum CBridge {
             warning: warningText(info))
         result.pages = max(Int(info.pages), 1)
         result.orientedByDecoder = info.oriented != 0
+        (result.rawPreviewWidth, result.rawPreviewHeight) = (Int(info.preview_width), Int(info.preview_height))
         return result
     }
 

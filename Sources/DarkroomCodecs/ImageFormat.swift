@@ -1,6 +1,6 @@
 import CDarkroomCodecs
 
-/// The file formats darkroom reads and writes (HEIF is read only).
+/// The file formats darkroom reads and writes (HEIF and camera RAW are read only).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case png, jpeg, tiff, webp
     /// GIF, still or animated: in through giflib, out through libimagequant and cgif.
@@ -8,9 +8,13 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF with HEVC images (HEIC, what phones write); read only.
     case heif
     case avif
+    /// Camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2), developed by libraw; read only.
+    case raw
 
     /// The format `bytes` are in, by their signature (never by a file name), or nil when none
-    /// darkroom reads. HEIF and AVIF are told apart by the brands of their `ftyp` box.
+    /// darkroom reads. HEIF and AVIF are told apart by the brands of their `ftyp` box, a
+    /// TIFF-based camera RAW from a TIFF by its first directory (`dr_sniff`: the first
+    /// ``ImageInput/headLength`` bytes decide).
     public static func detect(_ bytes: [UInt8]) -> ImageFormat? {
         let format = bytes.withUnsafeBufferPointer { dr_sniff($0.baseAddress, $0.count) }
         return ImageFormat(cFormat: format)
@@ -25,6 +29,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case DR_FORMAT_GIF.rawValue: self = .gif
         case DR_FORMAT_HEIF.rawValue: self = .heif
         case DR_FORMAT_AVIF.rawValue: self = .avif
+        case DR_FORMAT_RAW.rawValue: self = .raw
         default: return nil
         }
     }
@@ -39,6 +44,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .gif: ["gif"]
         case .heif: ["heic", "heif", "hif"]
         case .avif: ["avif"]
+        case .raw: ["dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2"]
         }
     }
 
@@ -72,14 +78,14 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
-    /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF is read
-    /// only).
+    /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF and camera
+    /// RAW are read only).
     public static func writable(fileExtension ext: String) -> ImageFormat? {
         fromExtension(ext).flatMap { $0.isWritable ? $0 : nil }
     }
 
-    /// Whether darkroom can write it (HEIF is read only).
-    public var isWritable: Bool { self != .heif }
+    /// Whether darkroom can write it (HEIF and camera RAW are read only).
+    public var isWritable: Bool { self != .heif && self != .raw }
 
     /// Whether a file can hold one colour channel (WebP and AVIF as darkroom writes them are RGB).
     public var holdsGrey: Bool { self == .png || self == .jpeg || self == .tiff }

@@ -4,7 +4,7 @@ import CDarkroomCodecs
 /// the open file itself, read in place (`pread`: a TIFF strip by strip or a row of tiles at a
 /// time as the pipeline asks for rows, a JPEG 64 KB at a time as libjpeg asks), so a scan of
 /// hundreds of megabytes, or a photograph's 10–20 MB, is never held whole. The decoders of the
-/// other formats (PNG, WebP, HEIF/AVIF) read from memory.
+/// other formats (PNG, WebP, HEIF/AVIF, GIF, camera RAW) read from memory.
 ///
 /// The descriptor belongs to the caller, who keeps it open while any decoder of this input
 /// lives, and is answerable for the content not changing meanwhile (the daemon's read lease
@@ -18,8 +18,9 @@ public struct ImageInput: Sendable {
 
     public let storage: Storage
 
-    /// How many bytes of a file's start tell its format (and whether it is read in place).
-    public static let headLength = 64
+    /// How many bytes of a file's start tell its format (and whether it is read in place): a
+    /// TIFF-based camera RAW is told from a TIFF by its first directory.
+    public static let headLength = Int(DR_SNIFF_LENGTH)
 
     public init(_ bytes: [UInt8]) { storage = .memory(bytes) }
 

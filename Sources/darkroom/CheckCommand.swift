@@ -45,8 +45,8 @@ struct CheckCommand: ParsableCommand {
         case .avif: return "avif, quality \(output.quality), speed \(e.speed), \(e.bitDepth == 10 ? 10 : 8)-bit"
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
-        case .heif:
-            return "heif (not writable: the config reader refuses it)"
+        case .heif, .raw:
+            return "\(output.format.rawValue) (not writable: the config reader refuses it)"
         }
     }
 }

@@ -42,11 +42,16 @@ typedef enum {
     DR_FORMAT_WEBP = 4,
     DR_FORMAT_HEIF = 5, /* HEIC and other HEIF brands */
     DR_FORMAT_AVIF = 6,
-    DR_FORMAT_GIF = 7
+    DR_FORMAT_GIF = 7,
+    DR_FORMAT_RAW = 11 /* camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2…), read through libraw */
 } dr_format;
 
-/* The format `bytes` start with, by their signature (0: none darkroom reads). */
+/* The format `bytes` start with, by their signature (0: none darkroom reads). It looks at no
+ * more than the first DR_SNIFF_LENGTH bytes (a TIFF-based camera RAW is told from an ordinary
+ * TIFF by its first directory), so a file's head of that length gives the same answer as the
+ * whole file. */
 int dr_sniff(const unsigned char *bytes, size_t length);
+#define DR_SNIFF_LENGTH 4096
 
 typedef enum {
     DR_SPACE_GRAY = 1,
@@ -86,6 +91,7 @@ typedef struct {
     int pages;         /* TIFF pages, WebP frames; 1 for everything else */
     int orientation;   /* the format's own orientation tag (TIFF Orientation); 0: the EXIF's */
     int oriented;      /* HEIF/AVIF: the decoder turns the image upright itself (irot/imir) */
+    int preview_width, preview_height; /* camera RAW: its embedded JPEG preview's size (0: none) */
 } dr_info;
 
 /* Frees what a dr_info owns (its ICC profile). */
@@ -117,7 +123,18 @@ typedef struct {
      * profile leaves the samples as they are, with a warning (dr_reader_warning). */
     int convert_to_srgb;
     int intent;
+    /* Camera RAW (raw.c): with shrink 2 or more, libraw's half-size decode (a pixel from each
+     * 2×2 block of the sensor, no demosaicing); the white balance (DR_RAW_WB_*); 16-bit rows
+     * instead of 8-bit; the embedded JPEG preview instead of the raw data (shrink then as a
+     * JPEG's). */
+    int raw_white_balance;
+    int raw_sixteen_bit;
+    int raw_preview;
 } dr_read_options;
+
+/* Camera RAW white balances: as shot (the camera's multipliers), grey world over the image,
+ * or daylight (the camera's D65 multipliers). */
+enum { DR_RAW_WB_CAMERA = 0, DR_RAW_WB_AUTO = 1, DR_RAW_WB_DAYLIGHT = 2 };
 
 /* Rendering intents (the lcms ones darkroom offers). */
 enum { DR_INTENT_PERCEPTUAL = 0, DR_INTENT_RELATIVE = 1 };

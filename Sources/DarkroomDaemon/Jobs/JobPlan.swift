@@ -49,7 +49,8 @@ struct JobPlan: Sendable {
             }
             let chain = ChainCompiler.compile(filters)
             let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight,
-                                               autoOrient: output.color.autoOrient, color: output.color)
+                                               autoOrient: output.color.autoOrient, color: output.color,
+                                               raw: RawDecoding(EncodeOptions(output)))
             // Named by the filters as the config writes them (the pipeline's nodes would say
             // "resize (down)"); the renderer checks its nodes again.
             let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.uprightSize))
