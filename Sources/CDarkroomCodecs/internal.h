@@ -143,6 +143,7 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
 
 /* Camera RAW through libraw (raw_sniff.c, raw.c): DR_FORMAT_RAW when the head says so. */
 int dr_sniff_raw(const unsigned char *bytes, size_t length);
+int dr_raw_is_dng(const unsigned char *bytes, size_t length); /* a DNG, by its DNGVersion tag */
 dr_status dr_raw_read_info(const unsigned char *bytes, size_t length, dr_info *info,
                            char *message, size_t capacity);
 dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,

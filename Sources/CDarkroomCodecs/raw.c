@@ -39,6 +39,7 @@ typedef struct {
     int expired;
     int data_errors;
     int end_of_data;
+    int dng; /* libraw knows every valid DNG: one it refuses is damaged */
 } raw_progress;
 
 static int on_progress(void *data, enum LibRaw_progress stage, int iteration, int expected) {
@@ -65,9 +66,14 @@ static dr_status raw_failure(int code, const raw_progress *progress, const char 
         dr_set_message(message, capacity, "camera RAW data ends early (truncated file?): %s", libraw_strerror(code));
         return DR_TRUNCATED;
     }
+    if (code == LIBRAW_FILE_UNSUPPORTED) {
+        dr_set_message(message, capacity, progress->dng ? "DNG: libraw cannot read its structure (a damaged file)"
+                                                         : "camera RAW: libraw %s does not read it (a camera it does not "
+                                                           "know, or a damaged file)", LIBRAW_VERSION_STR);
+        return progress->dng ? DR_CORRUPT : DR_UNSUPPORTED;
+    }
     dr_set_message(message, capacity, "camera RAW (%s): %s", step, libraw_strerror(code));
     switch (code) {
-    case LIBRAW_FILE_UNSUPPORTED: return DR_UNSUPPORTED;
     case LIBRAW_UNSUFFICIENT_MEMORY: return DR_OUT_OF_MEMORY;
     case LIBRAW_TOO_BIG: return DR_TOO_LARGE;
     default: return DR_CORRUPT;
@@ -91,6 +97,7 @@ static libraw_data_t *raw_open(const unsigned char *bytes, size_t length, raw_pr
     }
     libraw_set_progress_handler(lr, on_progress, progress);
     libraw_set_dataerror_handler(lr, on_data_error, progress);
+    progress->dng = dr_raw_is_dng(bytes, length);
     lr->params.user_flip = 0;
     int code = libraw_open_buffer(lr, (void *)bytes, length);
     if (code != LIBRAW_SUCCESS) {
@@ -193,11 +200,19 @@ static dr_status raw_read_rows(dr_reader *base, unsigned char *rows, size_t stri
         dr_set_message(message, capacity, "camera RAW: more rows asked for than the image has");
         return DR_CORRUPT;
     }
-    size_t sample = (size_t)r->base.bytes_per_sample, width = (size_t)r->image->width;
-    size_t row_bytes = (size_t)r->base.width * 3 * sample;
+    size_t sample = (size_t)r->base.bytes_per_sample, width = (size_t)r->image->width, colors = r->image->colors;
+    size_t pixels = (size_t)r->base.width;
     for (int i = 0; i < count; i++, r->next_row++) {
-        const unsigned char *from = r->image->data + ((size_t)(r->crop_y + r->next_row) * width + (size_t)r->crop_x) * 3 * sample;
-        memcpy(rows + stride * (size_t)i, from, row_bytes);
+        const unsigned char *from =
+            r->image->data + ((size_t)(r->crop_y + r->next_row) * width + (size_t)r->crop_x) * colors * sample;
+        unsigned char *to = rows + stride * (size_t)i;
+        if (colors == 3) {
+            memcpy(to, from, pixels * 3 * sample);
+            continue;
+        }
+        /* A monochrome sensor's grey, as RGB. */
+        for (size_t x = 0; x < pixels; x++)
+            for (int c = 0; c < 3; c++) memcpy(to + (x * 3 + (size_t)c) * sample, from + x * sample, sample);
     }
     return DR_OK;
 }
@@ -261,10 +276,11 @@ static dr_status develop(raw_reader *r, libraw_data_t *lr, const dr_read_options
     if (code != LIBRAW_SUCCESS) return raw_failure(code, progress, "develop", message, capacity);
     r->image = libraw_dcraw_make_mem_image(lr, &code);
     if (r->image == NULL) return raw_failure(code, progress, "develop", message, capacity);
-    if (r->image->type != LIBRAW_IMAGE_BITMAP || r->image->colors != 3 || r->image->bits != p->output_bps) {
-        dr_set_message(message, capacity, "camera RAW: libraw developed a %d-channel %d-bit image, not RGB", r->image->colors,
-                       r->image->bits);
-        return DR_UNSUPPORTED;
+    if (r->image->type != LIBRAW_IMAGE_BITMAP || (r->image->colors != 3 && r->image->colors != 1) ||
+        r->image->bits != p->output_bps) {
+        dr_set_message(message, capacity, "camera RAW: libraw developed a %d-channel %d-bit image, not RGB or grey",
+                       r->image->colors, r->image->bits);
+        return DR_CORRUPT;
     }
     if (progress->data_errors > 0)
         snprintf(r->base.warning, sizeof r->base.warning, "camera RAW: damaged data in %d place%s, developed as libraw read it",

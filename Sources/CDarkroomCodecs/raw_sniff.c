@@ -45,7 +45,7 @@ static int raw_compression(uint32_t c) {
            c == 65000;
 }
 
-/* The TIFF-based RAWs, from IFD0 within the head. */
+/* The TIFF-based RAWs, from IFD0 within the head: 2 for a DNG, 1 for the others. */
 static int sniff_tiff_raw(const unsigned char *b, size_t n) {
     int big = b[0] == 'M';
     if (get(b + 2, 2, big) != 42) return 0; /* BigTIFF: no camera writes one */
@@ -61,7 +61,7 @@ static int sniff_tiff_raw(const unsigned char *b, size_t n) {
         uint32_t tag = get(b + at, 2, big), type = get(b + at + 2, 2, big), values = get(b + at + 4, 4, big);
         uint32_t value = type == 3 ? get(b + at + 8, 2, big) : get(b + at + 8, 4, big);
         switch (tag) {
-        case 0xC612: return 1; /* DNGVersion */
+        case 0xC612: return 2; /* DNGVersion */
         case 0x00FE: reduced = type == 4 && (value & 1); break;
         case 0x0103: compressed = raw_compression(value); break;
         case 0x0106: cfa = value == 32803 || value == 34892; break;
@@ -79,6 +79,11 @@ static int sniff_tiff_raw(const unsigned char *b, size_t n) {
         }
     }
     return camera_maker(make) && (cfa || compressed || reduced);
+}
+
+int dr_raw_is_dng(const unsigned char *bytes, size_t length) {
+    size_t n = length < DR_SNIFF_LENGTH ? length : DR_SNIFF_LENGTH;
+    return n >= 16 && (memcmp(bytes, "II*\0", 4) == 0 || memcmp(bytes, "MM\0*", 4) == 0) && sniff_tiff_raw(bytes, n) == 2;
 }
 
 int dr_sniff_raw(const unsigned char *bytes, size_t length) {
