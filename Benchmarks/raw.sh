@@ -25,12 +25,12 @@ emu="dcraw_emu -w -g 2.4 12.92"
 SIZE_OF_darkroom=$work/raw-darkroom.jpg \
 bench "raw thumbnail: 6000×4000 DNG → 720 px wide JPEG, Q80" \
   "darkroom=$darkroom process --chain 'resize width=720' --quality 80 $dng -o $work/raw-darkroom.jpg" \
-  "emu-half+vips=bash -c '$emu -h -Z $work/raw-emu-half.ppm $dng && vips thumbnail $work/raw-emu-half.ppm $work/raw-emu-half.jpg[Q=80] 720'" \
-  "emu+vips=bash -c '$emu -Z $work/raw-emu.ppm $dng && vips thumbnail $work/raw-emu.ppm $work/raw-emu.jpg[Q=80] 720'"
+  "dcraw_emu_h_vips=bash -c '$emu -h -Z $work/raw-emu-half.ppm $dng && vips thumbnail $work/raw-emu-half.ppm $work/raw-emu-half.jpg[Q=80] 720'" \
+  "dcraw_emu_vips=bash -c '$emu -Z $work/raw-emu.ppm $dng && vips thumbnail $work/raw-emu.ppm $work/raw-emu.jpg[Q=80] 720'"
 
 bench "raw full: the same, the whole sensor developed (AHD)" \
   "darkroom=$darkroom process --chain 'crop x=0 y=0 width=6000 height=4000 | resize width=720' --quality 80 $dng -o $work/raw-darkroom-full.jpg" \
-  "emu+vips=bash -c '$emu -Z $work/raw-emu.ppm $dng && vips thumbnail $work/raw-emu.ppm $work/raw-emu.jpg[Q=80] 720'"
+  "dcraw_emu_vips=bash -c '$emu -Z $work/raw-emu.ppm $dng && vips thumbnail $work/raw-emu.ppm $work/raw-emu.jpg[Q=80] 720'"
 
 echo
 echo "ratios: darkroom's median time and peak memory divided by each reference's (below 1 = darkroom better)."
