@@ -263,8 +263,8 @@ static dr_status file_format(int fd, uint64_t length, int *format, char *message
         return DR_TRUNCATED;
     }
     *format = dr_sniff(head, (size_t)got);
-    if (*format == DR_FORMAT_TIFF || *format == DR_FORMAT_JPEG) return DR_OK;
-    dr_set_message(message, capacity, "only a TIFF or a JPEG is read in place; this file is read from memory");
+    if (*format == DR_FORMAT_TIFF || *format == DR_FORMAT_JPEG || *format == DR_FORMAT_RAW) return DR_OK;
+    dr_set_message(message, capacity, "only a TIFF, a JPEG or a camera RAW is read in place; this file is read from memory");
     return DR_UNSUPPORTED;
 }
 
@@ -273,6 +273,7 @@ dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *messag
     int format = 0;
     dr_status status = file_format(fd, length, &format, message, capacity);
     if (status != DR_OK) return status;
+    if (format == DR_FORMAT_RAW) return dr_raw_read_info_file(fd, length, info, message, capacity);
     return format == DR_FORMAT_TIFF ? dr_tiff_read_info_file(fd, length, info, message, capacity)
                                     : dr_jpeg_read_info_file(fd, length, info, message, capacity);
 }
@@ -284,6 +285,7 @@ dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *op
     int format = 0;
     dr_status status = file_format(fd, length, &format, message, capacity);
     if (status != DR_OK) return status;
+    if (format == DR_FORMAT_RAW) return dr_raw_reader_open_file(fd, length, options, info, reader, message, capacity);
     return format == DR_FORMAT_TIFF ? dr_tiff_reader_open_file(fd, length, options, info, reader, message, capacity)
                                     : dr_jpeg_reader_open_file(fd, length, options, info, reader, message, capacity);
 }

@@ -148,6 +148,9 @@ dr_status dr_raw_read_info(const unsigned char *bytes, size_t length, dr_info *i
                            char *message, size_t capacity);
 dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                              dr_info *info, dr_reader **reader, char *message, size_t capacity);
+dr_status dr_raw_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
+dr_status dr_raw_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                  dr_reader **reader, char *message, size_t capacity);
 
 /* The in-place readers behind dr_read_info_file and dr_reader_open_file (tiff.c, jpeg.c). */
 dr_status dr_tiff_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);

@@ -1,6 +1,7 @@
 /*
  * Camera RAW input through libraw (its thread-safe build, libraw_r): the file is opened from
- * memory, unpacked, developed whole (dcraw_process: black and white levels, the white balance
+ * memory, or in place through its descriptor (libraw reads /proc/self/fd/N, the same open file,
+ * so a 25–60 MB file is not held in memory beside libraw's own images), unpacked, developed whole (dcraw_process: black and white levels, the white balance
  * asked for, AHD demosaicing, the camera's colour matrix to sRGB with the sRGB tone curve, and
  * libraw's automatic brightness, as dcraw and dcraw_emu do) into an 8- or 16-bit RGB image, then
  * handed out row by row. libraw holds the raw samples, its 4 × 16-bit working image and the
@@ -27,6 +28,8 @@
 #include "tiff_io.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,8 +89,34 @@ static int exif_orientation(int flip) {
     return orientation[flip & 7];
 }
 
+/* The file: its bytes in memory, or (bytes NULL) the open descriptor `fd`. */
+typedef struct {
+    const unsigned char *bytes;
+    size_t length;
+    int fd;
+} raw_source;
+
+/* Opens (or, after libraw_recycle, opens again) the file in `lr`. */
+static int raw_open_source(libraw_data_t *lr, const raw_source *source) {
+    lr->params.user_flip = 0;
+    if (source->bytes != NULL) return libraw_open_buffer(lr, (void *)source->bytes, source->length);
+    char path[32];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", source->fd);
+    return libraw_open_file(lr, path);
+}
+
+/* Whether the file is a DNG, from its first bytes. */
+static int source_is_dng(const raw_source *source) {
+    if (source->bytes != NULL) return dr_raw_is_dng(source->bytes, source->length);
+    unsigned char head[DR_SNIFF_LENGTH];
+    size_t n = source->length < sizeof head ? (size_t)source->length : sizeof head;
+    ssize_t got;
+    do got = pread(source->fd, head, n, 0); while (got < 0 && errno == EINTR);
+    return got > 0 && dr_raw_is_dng(head, (size_t)got);
+}
+
 /* A libraw handle over the file, opened; NULL with the status in *status. */
-static libraw_data_t *raw_open(const unsigned char *bytes, size_t length, raw_progress *progress, dr_status *status,
+static libraw_data_t *raw_open(const raw_source *source, raw_progress *progress, dr_status *status,
                                char *message, size_t capacity) {
     libraw_data_t *lr = libraw_init(LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
     if (lr == NULL) {
@@ -97,9 +126,8 @@ static libraw_data_t *raw_open(const unsigned char *bytes, size_t length, raw_pr
     }
     libraw_set_progress_handler(lr, on_progress, progress);
     libraw_set_dataerror_handler(lr, on_data_error, progress);
-    progress->dng = dr_raw_is_dng(bytes, length);
-    lr->params.user_flip = 0;
-    int code = libraw_open_buffer(lr, (void *)bytes, length);
+    progress->dng = source_is_dng(source);
+    int code = raw_open_source(lr, source);
     if (code != LIBRAW_SUCCESS) {
         *status = raw_failure(code, progress, "open", message, capacity);
         libraw_close(lr);
@@ -110,10 +138,10 @@ static libraw_data_t *raw_open(const unsigned char *bytes, size_t length, raw_pr
 }
 
 /* The file's EXIF: copied from a TIFF-based RAW's own IFDs, or made from libraw's reading. */
-static void collect_exif(libraw_data_t *lr, const unsigned char *bytes, size_t length, dr_info *info) {
+static void collect_exif(libraw_data_t *lr, const raw_source *source, dr_info *info) {
     unsigned char *block = NULL;
     size_t size = 0;
-    dr_tiff_io io = {.bytes = bytes, .length = length};
+    dr_tiff_io io = {.bytes = source->bytes, .length = source->length, .file = source->bytes == NULL, .fd = source->fd};
     if (!dr_tiff_exif_collect(&io, &block, &size)) dr_raw_exif_make(lr, &block, &size);
     if (block == NULL) return;
     dr_info_store_exif(info, block, size);
@@ -137,8 +165,7 @@ static void describe_preview(libraw_data_t *lr, dr_info *info) {
 }
 
 /* Fills `info` from an opened handle. */
-static dr_status describe(libraw_data_t *lr, const unsigned char *bytes, size_t length, dr_info *info, char *message,
-                          size_t capacity) {
+static dr_status describe(libraw_data_t *lr, const raw_source *source, dr_info *info, char *message, size_t capacity) {
     info->format = DR_FORMAT_RAW;
     info->orientation = exif_orientation(lr->sizes.flip);
     info->channels = 3;
@@ -147,7 +174,7 @@ static dr_status describe(libraw_data_t *lr, const unsigned char *bytes, size_t 
     int bits = 1;
     while (bits < 16 && (1u << bits) <= maximum) bits++;
     info->bit_depth = bits;
-    collect_exif(lr, bytes, length, info);
+    collect_exif(lr, source, info);
     describe_preview(lr, info);
     /* The developed size, which the Fuji SuperCCD's 45° layout and non-square pixels change. */
     int code = libraw_adjust_sizes_info_only(lr);
@@ -160,14 +187,24 @@ static dr_status describe(libraw_data_t *lr, const unsigned char *bytes, size_t 
     return DR_OK;
 }
 
-dr_status dr_raw_read_info(const unsigned char *bytes, size_t length, dr_info *info, char *message, size_t capacity) {
+static dr_status read_info(const raw_source *source, dr_info *info, char *message, size_t capacity) {
     raw_progress progress = {0};
     dr_status status;
-    libraw_data_t *lr = raw_open(bytes, length, &progress, &status, message, capacity);
+    libraw_data_t *lr = raw_open(source, &progress, &status, message, capacity);
     if (lr == NULL) return status;
-    status = describe(lr, bytes, length, info, message, capacity);
+    status = describe(lr, source, info, message, capacity);
     libraw_close(lr);
     return status;
+}
+
+dr_status dr_raw_read_info(const unsigned char *bytes, size_t length, dr_info *info, char *message, size_t capacity) {
+    raw_source source = {.bytes = bytes, .length = length, .fd = -1};
+    return read_info(&source, info, message, capacity);
+}
+
+dr_status dr_raw_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
+    raw_source source = {.length = (size_t)length, .fd = fd};
+    return read_info(&source, info, message, capacity);
 }
 
 /* ---- reader ---- */
@@ -288,17 +325,17 @@ static dr_status develop(raw_reader *r, libraw_data_t *lr, const dr_read_options
     return DR_OK;
 }
 
-dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options, dr_info *info,
-                             dr_reader **out, char *message, size_t capacity) {
+static dr_status reader_open(const raw_source *source, const dr_read_options *options, dr_info *info, dr_reader **out,
+                             char *message, size_t capacity) {
     raw_progress progress = {.deadline_ns = options->deadline_ns};
     dr_status status;
-    libraw_data_t *lr = raw_open(bytes, length, &progress, &status, message, capacity);
+    libraw_data_t *lr = raw_open(source, &progress, &status, message, capacity);
     if (lr == NULL) return status;
-    status = describe(lr, bytes, length, info, message, capacity);
+    status = describe(lr, source, info, message, capacity);
     /* adjust_sizes_info_only leaves the handle fit for nothing else: opened again to develop. */
     libraw_recycle(lr);
     if (status == DR_OK) {
-        int code = libraw_open_buffer(lr, (void *)bytes, length);
+        int code = raw_open_source(lr, source);
         if (code != LIBRAW_SUCCESS) status = raw_failure(code, &progress, "open", message, capacity);
     }
     if (status == DR_OK && !dr_fits(info, options->max_pixels)) status = dr_too_large(info, options->max_pixels, message, capacity);
@@ -322,7 +359,7 @@ dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr
     r->base.format = DR_FORMAT_RAW;
     r->base.read_rows = raw_read_rows;
     r->base.close = raw_reader_close;
-    r->base.bytes = bytes;
+    r->base.bytes = source->bytes;
     if (previewed) {
         dr_reader_layout(r->preview, &r->base.width, &r->base.height, &r->base.channels, &r->base.bytes_per_sample);
         memcpy(r->base.warning, dr_reader_warning(r->preview), sizeof r->base.warning);
@@ -338,4 +375,16 @@ dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr
     if (r->base.warning[0] != 0) memcpy(info->warning, r->base.warning, sizeof info->warning);
     *out = &r->base;
     return DR_OK;
+}
+
+dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options, dr_info *info,
+                             dr_reader **out, char *message, size_t capacity) {
+    raw_source source = {.bytes = bytes, .length = length, .fd = -1};
+    return reader_open(&source, options, info, out, message, capacity);
+}
+
+dr_status dr_raw_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                  dr_reader **out, char *message, size_t capacity) {
+    raw_source source = {.length = (size_t)length, .fd = fd};
+    return reader_open(&source, options, info, out, message, capacity);
 }

@@ -95,6 +95,26 @@ final class CameraRawTests: XCTestCase {
         XCTAssertGreaterThan(psnr(developed.image, try dcrawEmu(file.path)), 50, "against dcraw_emu on the same file")
     }
 
+    /// Read in place (libraw opens /proc/self/fd/N), as the daemon reads a RAW: the same pixels
+    /// and metadata as from memory.
+    func testARawReadInPlaceIsTheSameAsFromMemory() throws {
+        let file = try dng(Self.picture())
+        let fd = open(file.path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        let head = Array(file.bytes.prefix(ImageInput.headLength))
+        XCTAssertTrue(ImageInput.readsInPlace(head: head))
+        let input = ImageInput(descriptor: fd, size: file.bytes.count, head: head)
+        XCTAssertEqual(try ImageCodec.readHeader(input).metadata, try ImageCodec.readHeader(file.bytes).metadata)
+        let decoder = try ImageDecoder(input)
+        var pixels = [Pixel](repeating: .zero, count: decoder.size.area)
+        try pixels.withUnsafeMutableBufferPointer {
+            try decoder.readRows(count: decoder.size.height, into: $0.baseAddress!, stride: decoder.size.width)
+        }
+        let inPlace = Image(width: decoder.size.width, height: decoder.size.height, pixels: pixels)
+        XCTAssertEqual(psnr(inPlace, try develop(file.bytes).image), .infinity)
+    }
+
     func testSixteenBitDevelopmentAgreesWithEightBit() throws {
         let file = try dng(Self.picture())
         let eight = try develop(file.bytes), sixteen = try develop(file.bytes, raw: RawDecoding(sixteenBit: true))
@@ -219,6 +239,14 @@ final class CameraRawTests: XCTestCase {
         let file = try dng(Self.picture())
         XCTAssertThrowsError(try develop(file.bytes, limits: DecodeLimits(maxPixels: Self.width * Self.height - 1))) { error in
             XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
+        }
+    }
+
+    /// The job's deadline stops the development between libraw's stages.
+    func testAPassedDeadlineStopsTheDevelopment() throws {
+        let file = try dng(Self.picture())
+        XCTAssertThrowsError(try ImageDecoder(file.bytes, options: DecodeOptions(deadline: Deadline(nanoseconds: 1)))) { error in
+            XCTAssertEqual((error as? CodecError)?.code, .timeout, "\(error)")
         }
     }
 

@@ -161,10 +161,11 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
                          dr_info *info, dr_reader **reader, char *message, size_t message_capacity);
 
 /*
- * The same for a TIFF or a JPEG read in place: through the open descriptor `fd` (pread, at no
- * particular offset, so the descriptor's own offset is left alone), `length` bytes long, a TIFF
- * strip by strip (or a row of tiles at a time) as rows are asked for, a JPEG 64 KB at a time as
- * libjpeg asks, so the file is never held whole. Read rows with dr_reader_read_rows and NULL
+ * The same for a TIFF, a JPEG or a camera RAW read in place: through the open descriptor `fd`
+ * (pread, at no particular offset, so the descriptor's own offset is left alone), `length` bytes
+ * long, a TIFF strip by strip (or a row of tiles at a time) as rows are asked for, a JPEG 64 KB at
+ * a time as libjpeg asks, a RAW by libraw through /proc/self/fd/N (the same file), so the file is
+ * never held whole. Read rows with dr_reader_read_rows and NULL
  * bytes. Other formats are refused (DR_UNSUPPORTED): they are read from memory.
  */
 dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t message_capacity);
