@@ -9,8 +9,6 @@ import XCTest
 /// pattern of 14-bit samples, the camera's colour space being linear sRGB). The references are
 /// the picture itself and libraw's own `dcraw_emu` (libraw-bin) developing the same file.
 final class CameraRawTests: XCTestCase {
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../scripts/make-dng.py").standardized.path
     private let folder = TemporaryFolder()
     private static let (width, height) = (192, 128)
 
@@ -41,14 +39,10 @@ final class CameraRawTests: XCTestCase {
     /// A DNG of `rgb` made by scripts/make-dng.py with `arguments` (its bytes and its path).
     private func dng(_ rgb: [UInt8], width: Int = width, height: Int = height, name: String = "photo.dng",
                      _ arguments: [String] = []) throws -> (bytes: [UInt8], path: String) {
-        guard let python = ToolProcess.locate("python3"),
-              (try? ToolProcess.run(python, ["-c", "import tifffile"])) != nil else {
-            throw TestEnvironment.unavailable("python3 with tifffile (PyPI) is needed to write DNGs: scripts/install-deps.sh")
-        }
         let ppm = folder.file(name + ".ppm")
         try Data(Array("P6\n\(width) \(height)\n255\n".utf8) + rgb).write(to: URL(fileURLWithPath: ppm))
         let path = folder.file(name)
-        try ToolProcess.run(python, [Self.script, ppm, path] + arguments)
+        try DNGFile.make([ppm, path] + arguments)
         return (try folder.bytes(name), path)
     }
 

@@ -10,16 +10,11 @@ import XCTest
 final class RawThumbnailTests: XCTestCase {
     func testARawThumbnailComesFromItsEmbeddedPreview() throws {
         let folder = TemporaryFolder()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../scripts/make-dng.py").standardized.path
-        guard let python = ToolProcess.locate("python3"), (try? ToolProcess.run(python, ["-c", "import tifffile"])) != nil else {
-            throw TestEnvironment.unavailable("python3 with tifffile (PyPI) is needed to write DNGs: scripts/install-deps.sh")
-        }
         let red = try ImageCodec.encode(Image(width: 64, height: 48, fill: Pixel(0.9, 0.05, 0.05, 1)),
                                         options: EncodeOptions(format: .jpeg, quality: 95))
         let preview = folder.file("preview.jpg")
         try Data(red).write(to: URL(fileURLWithPath: preview))
-        try ToolProcess.run(python, [script, "--synthetic", "256x192", folder.file("photo.dng"), "--preview", preview])
+        try DNGFile.make(["--synthetic", "256x192", folder.file("photo.dng"), "--preview", preview])
         let thumbnail = try Thumbnailer(box: 32, format: .jpeg).thumbnail(of: folder.file("photo.dng"))
         XCTAssertEqual([thumbnail.width, thumbnail.height], [32, 24])
         let image = try ImageCodec.decode(thumbnail.bytes).image

@@ -86,12 +86,7 @@ final class ThreadBudgetTests: XCTestCase {
     /// once started, so the run with no slot free comes first.
     func testARawDecodeRunsNoMoreOpenMPThreadsThanTheFreeSlots() throws {
         let folder = TemporaryFolder()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../scripts/make-dng.py").standardized.path
-        guard let python = ToolProcess.locate("python3"), (try? ToolProcess.run(python, ["-c", "import tifffile"])) != nil else {
-            throw TestEnvironment.unavailable("python3 with tifffile (PyPI) is needed to write DNGs: scripts/install-deps.sh")
-        }
-        try ToolProcess.run(python, [script, "--synthetic", "512x384", folder.file("photo.dng")])
+        try DNGFile.make(["--synthetic", "512x384", folder.file("photo.dng")])
         let bytes = try FileIO.read(folder.file("photo.dng"))
         let slots = ComputeSlots.shared
         let held = slots.tryAcquire(upTo: slots.count)

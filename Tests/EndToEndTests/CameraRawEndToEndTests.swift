@@ -6,17 +6,10 @@ import XCTest
 /// A photographer's job through the real binary: a DNG (made by scripts/make-dng.py with
 /// tifffile) in, JPEGs out, with the report saying how it was decoded.
 final class CameraRawEndToEndTests: XCTestCase {
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../scripts/make-dng.py").standardized.path
-
     private func makeDNG(_ s: Scratch, _ name: String, size: String) throws {
-        guard let python = ToolProcess.locate("python3"),
-              (try? ToolProcess.run(python, ["-c", "import tifffile"])) != nil else {
-            throw TestEnvironment.unavailable("python3 with tifffile (PyPI) is needed to write DNGs: scripts/install-deps.sh")
-        }
         s.makeFolder("in")
-        try ToolProcess.run(python, [Self.script, "--synthetic", size, s.path("in/\(name)"), "--make", "darkroom",
-                                     "--model", "End To End", "--gains", "0.6,1,0.8"])
+        try DNGFile.make(["--synthetic", size, s.path("in/\(name)"), "--make", "darkroom", "--model", "End To End",
+                          "--gains", "0.6,1,0.8"])
     }
 
     /// A thumbnail takes libraw's half-size decode and the report says so (shrink_on_load 2); a
