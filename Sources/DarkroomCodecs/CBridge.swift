@@ -77,6 +77,7 @@ enum CBridge {
         if let sizes = info.page_sizes {
             result.pageSizes = (0..<result.pages).map { PageSize(width: sizes[2 * $0], height: sizes[2 * $0 + 1]) }
         }
+        (result.rawPreviewWidth, result.rawPreviewHeight) = (Int(info.preview_width), Int(info.preview_height))
         return result
     }
 

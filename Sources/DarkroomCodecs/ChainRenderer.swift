@@ -16,7 +16,8 @@ public enum ChainRenderer {
         public var byteCount: Int
         public var size: Size
         public var stats: RenderStats
-        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
+        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink; for a camera RAW, 2 is libraw's
+        /// half-size decode.
         public var shrinkOnLoad: Int
         /// The part of the decoded image the chain used (a leading crop), if not all.
         public var cropOnLoad: Rect?
@@ -38,7 +39,7 @@ public enum ChainRenderer {
 
     /// How one output will be rendered, fixed before any pixel is decoded.
     public struct Plan: Sendable {
-        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
+        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink (2: a camera RAW's half-size decode).
         public var shrink: Int
         /// The size the decoder delivers before any crop-on-load (as stored: not turned).
         public var decodedSize: Size
@@ -65,6 +66,8 @@ public enum ChainRenderer {
         /// The input's format and frame count (an animated GIF or WebP has more than one).
         public var sourceFormat: ImageFormat = .png
         public var sourceFrames: Int = 1
+        /// How a camera RAW input is developed (or its preview read).
+        public var raw = RawDecoding()
         /// A PDF or SVG input: the page, its DPI and the size it is rendered at (a following
         /// resize's picture, drawn at that size rather than shrunk).
         public var vector: VectorPage?
@@ -75,15 +78,23 @@ public enum ChainRenderer {
     /// With `autoOrient`, the image is turned upright first (its EXIF orientation) and the
     /// chain's sizes, crops and percentages refer to the upright image. Shrink-on-load is
     /// chosen on the upright size and done by the decoder on the stored image (a DCT shrink
-    /// does not care which way up it is).
-    /// A PDF or SVG input is drawn at `page`'s page and DPI, or at the size the chain's leading
-    /// resize makes (``CompiledChain/sourceRenderSize(for:)``); other formats ignore `page`.
+    /// does not care which way up it is). A camera RAW is planned as `raw` develops it (its
+    /// preview is a JPEG), and takes libraw's half-size decode when the chain's first stage
+    /// reduces it by two or more. A PDF or SVG input is drawn at `page`'s page and DPI, or at the
+    /// size the chain's leading resize makes (``CompiledChain/sourceRenderSize(for:)``); other
+    /// formats ignore `page`.
     public static func plan(_ chain: CompiledChain, header: ImageInfo, bandHeight: Int = 32, autoOrient: Bool = true,
-                            color: ColorOptions = ColorOptions(), page: VectorPage = VectorPage()) -> Plan {
+                            color: ColorOptions = ColorOptions(), raw: RawDecoding = RawDecoding(),
+                            page: VectorPage = VectorPage()) -> Plan {
+        let header = raw.source(header)
         let orientation = autoOrient ? Orientation(exif: header.orientation) : .up
         let full = header.format.isVector ? page.pixelSize(in: header)
             : orientation.uprightSize(Size(width: header.width, height: header.height))
-        let shrink = header.format == .jpeg ? chain.sourceShrinkFactor(for: full) : 1
+        let shrink = switch header.format {
+        case .jpeg: chain.sourceShrinkFactor(for: full)
+        case .raw: chain.sourceReduction(for: full) >= 2 ? 2 : 1
+        default: 1
+        }
         // libjpeg's 1/k output is ceil(side / k).
         let upright = header.format.isVector ? chain.sourceRenderSize(for: full)
             : Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
@@ -97,7 +108,7 @@ public enum ChainRenderer {
                     pipeline: pipeline, source: traits, color: ColorPlan(header: header, options: color),
                     outputTraits: outputTraits(pipeline, paletteSource: header.colorSpace == "palette"),
                     decoderOrients: header.orientedByDecoder, previewShrink: header.format == .jpeg ? 8 : 1,
-                    sourceFormat: header.format, sourceFrames: header.format.isVector ? 1 : header.pages,
+                    sourceFormat: header.format, sourceFrames: header.format.isVector ? 1 : header.pages, raw: raw,
                     vector: header.format.isVector ? VectorPage(page: page.page, dpi: page.dpi, renderSize: upright) : nil)
     }
 
@@ -129,7 +140,7 @@ public enum ChainRenderer {
         let color = plan.color
         func decoder(crop: Rect?, shrink: Int = plan.shrink) throws(CodecError) -> ImageDecoder {
             var options = DecodeOptions(limits: limits, jpegShrink: shrink, crop: crop, deadline: deadline,
-                                        convertToSRGB: color.convertToSRGB ? color.intent : nil)
+                                        convertToSRGB: color.convertToSRGB ? color.intent : nil, raw: plan.raw)
             options.vector = plan.vector ?? VectorPage()
             return try ImageDecoder(input, options: options)
         }

@@ -91,6 +91,8 @@ public struct ImageEncoder: StripSink {
             // sample takes 2 bytes (the 16-bit rows, libavif's YUVA planes, libaom's buffers).
             let samples = traits.alpha ? 4 : 3
             return options.avifIsTenBit ? size.area * 2 * (samples + 4 + 12) : size.area * (samples + 12)
+        case .raw:
+            return 0
         case .tiff:
             guard options.tiled else { return 0 }
             return 2 * 256 * size.width * tiffLayout(options, traits).bytesPerPixel
@@ -181,6 +183,8 @@ public struct ImageEncoder: StripSink {
                                          loop_count: Int32(clamping: max(options.loopCount, 0)),
                                          to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
             try CBridge.call { dr_gif_writer_open(w, h, &c, &pointer, $0, $1) }
+        case .raw:
+            throw CodecError(code: .unsupported, message: "darkroom reads camera RAW but does not write it")
         case .avif, .heif, .pdf, .svg:
             guard options.format == .avif else {
                 throw CodecError(code: .unsupported, message: "darkroom reads \(options.format.rawValue.uppercased()) but does not write it; write avif")

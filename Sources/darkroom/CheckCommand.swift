@@ -45,7 +45,7 @@ struct CheckCommand: ParsableCommand {
         case .avif: return "avif, quality \(output.quality), speed \(e.speed), \(e.bitDepth == 10 ? 10 : 8)-bit"
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
-        case .heif, .pdf, .svg:
+        case .heif, .raw, .pdf, .svg:
             return "\(output.format.rawValue) (not writable: the config reader refuses it)"
         }
     }

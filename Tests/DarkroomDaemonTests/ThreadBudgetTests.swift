@@ -81,6 +81,30 @@ final class ThreadBudgetTests: XCTestCase {
         }
     }
 
+    /// libraw's OpenMP loops (Debian builds it with OpenMP) run on the calling thread alone while
+    /// every slot is taken, and on one more with one slot free. libgomp keeps its threads parked
+    /// once started, so the run with no slot free comes first.
+    func testARawDecodeRunsNoMoreOpenMPThreadsThanTheFreeSlots() throws {
+        let folder = TemporaryFolder()
+        try DNGFile.make(["--synthetic", "512x384", folder.file("photo.dng")])
+        let bytes = try FileIO.read(folder.file("photo.dng"))
+        let slots = ComputeSlots.shared
+        let held = slots.tryAcquire(upTo: slots.count)
+        XCTAssertEqual(held, slots.count, "another test holds slots")
+        defer { slots.release(held) }
+        for free in [0, min(1, slots.count)] {
+            slots.release(free)
+            let sampler = ThreadSampler()
+            usleep(2000)
+            let before = ThreadSampler.threads()
+            let decoder = try ImageDecoder(bytes)
+            let most = sampler.stop()
+            XCTAssertEqual(decoder.size.width, 512)
+            XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode gave its slots back")
+            XCTAssertLessThanOrEqual(most - before, free, "with \(free) slots free: \(most - before) threads started")
+        }
+    }
+
     /// A HEIC, a TIFF read in place and a file being hashed at once: never more threads than
     /// the slots plus each job's allowance (one decoder helper, one hashing thread) plus the
     /// test's own three.

@@ -52,7 +52,8 @@ struct JobPlan: Sendable {
                 let path = NameFit.fitFileName(of: output.path(forInput: naming.relativePath, watch: naming.watchName,
                                                                mirrorFolders: naming.mirrorFolders, page: page.page))
                 let rendering = ChainRenderer.plan(chain, header: header, bandHeight: executor.bandHeight,
-                                                   autoOrient: output.color.autoOrient, color: output.color, page: page)
+                                                   autoOrient: output.color.autoOrient, color: output.color,
+                                                   raw: RawDecoding(EncodeOptions(output)), page: page)
                 // Named by the filters as the config writes them (the pipeline's nodes would say
                 // "resize (down)"); the renderer checks its nodes again.
                 let stages = zip(rendering.chain.stages.map(\.names), rendering.chain.stageSizes(for: rendering.uprightSize))

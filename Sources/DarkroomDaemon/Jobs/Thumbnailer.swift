@@ -6,8 +6,8 @@ import DarkroomCore
 /// daemon's own path: the file opened as an input is (``InputFile``), planned from its header
 /// under the limits (``JobPlan``), decoded with shrink-on-load, resized and encoded in memory
 /// (``OutputRendering``). Pixels are turned upright and converted to sRGB as outputs are, and
-/// no metadata is kept. With a ``ThumbnailCache``, a file whose content was thumbnailed before
-/// is read back from it instead.
+/// no metadata is kept; a camera RAW's thumbnail comes from its embedded JPEG preview. With a
+/// ``ThumbnailCache``, a file whose content was thumbnailed before is read back from it instead.
 public struct Thumbnailer: Sendable {
     /// A thumbnail and what was read to make it.
     public struct Thumbnail: Sendable {
@@ -40,6 +40,9 @@ public struct Thumbnailer: Sendable {
         let chain = try! ChainSyntax.parse("resize width=\(box) height=\(box) fit=inside no_upscale=true")
         var encoding = OutputEncoding()
         encoding.metadata = .strip
+        // A camera RAW's thumbnail is its embedded JPEG preview, as photo browsers show it: a
+        // fraction of the cost of developing it (developed when it has none).
+        encoding[.rawPreview] = .boolean(true)
         output = OutputConfig(pathTemplate: "{stem}.thumbnail.\(format.fileExtension)", format: format, quality: quality,
                               encoding: encoding, chain: chain)
     }

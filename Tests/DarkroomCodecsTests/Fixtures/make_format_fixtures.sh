@@ -16,3 +16,7 @@ vips resize noise.jpg "$tmp/wavefront.png" 4
 heif-enc -q 40 "$tmp/wavefront.png" -o wavefront.heic >/dev/null
 heif-enc -A -q 50 "$tmp/noise.png" -o noise.avif >/dev/null
 python3 make_grid_heic.py
+# A small DNG with a JPEG preview (scripts/make-dng.py, tifffile from PyPI): seeds RAW fuzzing.
+vips resize noise.jpg "$tmp/raw.ppm" 0.75
+vips thumbnail noise.jpg "$tmp/raw_preview.jpg" 24 --export-profile none
+python3 ../../../scripts/make-dng.py "$tmp/raw.ppm" raw.dng --gains 0.6,1,0.8 --preview "$tmp/raw_preview.jpg"

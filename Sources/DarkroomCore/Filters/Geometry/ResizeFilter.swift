@@ -136,10 +136,10 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
 }
 
 extension ResizeFilter {
-    public func sourceShrinkFactor(for source: Size) -> Int {
+    public func sourceReduction(for source: Size) -> Double {
         guard source.area > 0 else { return 1 }
         let p = target.plan(for: source, fit: fit, noUpscale: noUpscale)
-        return shrinkOnLoadFactor(forReduction: min(p.scaleX, p.scaleY))
+        return min(p.scaleX, p.scaleY)
     }
 
     public func sourceRenderSize(for source: Size) -> Size {
