@@ -102,7 +102,7 @@ public final class ImageDecoder: CompactRowSource {
     /// The bytes a decoder of `header` holds beyond the rows it hands out: libwebp's whole
     /// decoded image (WebP has no row output), libheif's decoded image and, while it decodes,
     /// its YUV planes; a GIF's canvas (and, animated, the copy a frame disposed "to previous"
-    /// restores). PNG, JPEG and TIFF stream (an interlaced PNG's and a progressive JPEG's
+    /// restores); libjxl's decoded JPEG XL frame. PNG, JPEG and TIFF stream (an interlaced PNG's and a progressive JPEG's
     /// own buffers aside, which the estimate has never counted).
     public static func heldBytes(header: ImageInfo) -> Int {
         let area = header.width * header.height
@@ -113,6 +113,8 @@ public final class ImageDecoder: CompactRowSource {
             let sample = header.bitDepth > 8 ? 2 : 1
             return area * ((header.hasAlpha ? 4 : 3) * sample + 3 * sample)
         case .gif: return area * (header.pages > 1 ? 8 : 4)
+        // The decoded frame as handed out, and libjxl's own float planes and group buffers.
+        case .jxl: return area * ((header.hasAlpha ? 4 : 3) * (header.bitDepth > 8 ? 2 : 1) + 16)
         case .png, .jpeg, .tiff: return 0
         }
     }

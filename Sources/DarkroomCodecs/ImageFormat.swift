@@ -8,6 +8,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF with HEVC images (HEIC, what phones write); read only.
     case heif
     case avif
+    /// JPEG XL, a bare codestream or in its container: in and out through libjxl.
+    case jxl
 
     /// The format `bytes` are in, by their signature (never by a file name), or nil when none
     /// darkroom reads. HEIF and AVIF are told apart by the brands of their `ftyp` box.
@@ -25,6 +27,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case DR_FORMAT_GIF.rawValue: self = .gif
         case DR_FORMAT_HEIF.rawValue: self = .heif
         case DR_FORMAT_AVIF.rawValue: self = .avif
+        case DR_FORMAT_JXL.rawValue: self = .jxl
         default: return nil
         }
     }
@@ -39,6 +42,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .gif: ["gif"]
         case .heif: ["heic", "heif", "hif"]
         case .avif: ["avif"]
+        case .jxl: ["jxl"]
         }
     }
 
@@ -54,7 +58,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     public var fileExtension: String { fileExtensions[0] }
 
     /// The formats darkroom writes, in the order the help names them.
-    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .tiff]
+    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .jxl, .tiff]
 
     /// The words that name a format darkroom writes, as `format:` and `--format` take them:
     /// each format's name and its file extensions ("jpeg", "jpg", "jpe", "png", …).
@@ -66,7 +70,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         return words
     }
 
-    /// "jpeg, png, webp, gif, avif or tiff"
+    /// "jpeg, png, webp, gif, avif, jxl or tiff"
     public static var writableList: String {
         let names = writableFormats.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!

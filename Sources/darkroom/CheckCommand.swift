@@ -43,6 +43,11 @@ struct CheckCommand: ParsableCommand {
             + (e.frames == .first ? ", first frame" : "")
         case .gif: return "gif, \(e.colors) colours, dither \(e.dither)" + (e.frames == .first ? ", first frame" : "")
         case .avif: return "avif, quality \(output.quality), speed \(e.speed), \(e.bitDepth == 10 ? 10 : 8)-bit"
+        case .jxl:
+            let o = EncodeOptions(format: .jxl, encoding: e)
+            if o.losslessJPEG { return "jxl, JPEG inputs transcoded losslessly (lossless_jpeg), effort \(o.jxlEffort)" }
+            return "jxl, " + (o.jxlLossless ? "lossless" : "distance \(OutputOption.Value.number(o.jxlDistance))") + ", effort \(o.jxlEffort)"
+                + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
         case .heif:

@@ -16,6 +16,10 @@ extension ConfigDecoder {
         let color = decodeOutputColor(f)
         let encoding = decodeEncoding(f, format: format)
         let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([], registry: registry, assets: assets)
+        if format == .jxl, encoding.value(.losslessJPEG, for: .jxl)?.boolean == true, let node = f["lossless_jpeg"],
+           let problem = JPEGTranscoding.chainProblem(filters: chain.steps.map(\.name)) {
+            error(node.mark, f.path("lossless_jpeg"), problem)
+        }
         guard let template, let format else { return nil }
         return (OutputConfig(pathTemplate: template, format: format, color: color, encoding: encoding, chain: chain), f.mark("path"))
     }

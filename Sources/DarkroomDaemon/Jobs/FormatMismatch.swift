@@ -24,6 +24,7 @@ extension ImageFormat {
         case .gif: "GIF"
         case .heif: "HEIF"
         case .avif: "AVIF"
+        case .jxl: "JPEG XL"
         }
     }
 }
