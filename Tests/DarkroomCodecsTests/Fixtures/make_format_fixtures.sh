@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates the TIFF, WebP, HEIF and AVIF fixtures of the mutation fuzz test from the PNG and
+# Regenerates the TIFF, WebP, HEIF, AVIF and JPEG XL fixtures of the mutation fuzz test from the PNG and
 # JPEG fixtures (see README.md). Needs vips (libvips-tools), tiffcp (libtiff-tools), cwebp and
-# img2webp (webp), heif-enc (libheif-examples).
+# img2webp (webp), heif-enc (libheif-examples), cjxl (libjxl-tools).
 set -euo pipefail
 cd "$(dirname "$0")"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -16,3 +16,6 @@ vips resize noise.jpg "$tmp/wavefront.png" 4
 heif-enc -q 40 "$tmp/wavefront.png" -o wavefront.heic >/dev/null
 heif-enc -A -q 50 "$tmp/noise.png" -o noise.avif >/dev/null
 python3 make_grid_heic.py
+cjxl -d 1 -e 7 --lossless_jpeg=0 noise.jpg noise.jxl 2>/dev/null
+cjxl -e 7 noise.jpg noise_transcoded.jxl 2>/dev/null
+cjxl -d 0 -e 3 rgba16.png rgba16_lossless.jxl 2>/dev/null
