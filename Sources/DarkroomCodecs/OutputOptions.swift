@@ -5,7 +5,7 @@ extension OutputOption {
         [Form([.jpeg, .webp, .avif, .jxl, .tiff], .integer(1...100), default: .integer(90))])
 
     public static let distance = OutputOption(
-        "distance", "JPEG XL's own lossy setting, in place of quality: the visual error aimed at, 0.1 to 15 (1 is visually lossless, 0 lossless).",
+        "distance", "JPEG XL's own lossy setting, in place of quality: the visual error aimed at (1 is visually lossless, 0 lossless).",
         [Form([.jxl], .number(0...15), default: nil, defaultText: "from quality")])
 
     public static let progressive = OutputOption(
