@@ -14,7 +14,8 @@ final class OutputOptionKeysTests: XCTestCase {
         switch kind {
         case .integer(let r): (String(r.upperBound), .integer(r.upperBound))
         case .integerChoice(let values): (String(values.last!), .integer(values.last!))
-        case .number(let r): ("0.25", .number(r.lowerBound + 0.25 * (r.upperBound - r.lowerBound)))
+        case .number(let r): (String(r.lowerBound + 0.25 * (r.upperBound - r.lowerBound)),
+                              .number(r.lowerBound + 0.25 * (r.upperBound - r.lowerBound)))
         case .boolean: ("true", .boolean(true))
         case .choice(let words): (words.last!, .word(words.last!))
         }
