@@ -113,8 +113,9 @@ public final class ImageDecoder: CompactRowSource {
             let sample = header.bitDepth > 8 ? 2 : 1
             return area * ((header.hasAlpha ? 4 : 3) * sample + 3 * sample)
         case .gif: return area * (header.pages > 1 ? 8 : 4)
-        // The decoded frame as handed out, and libjxl's own float planes and group buffers.
-        case .jxl: return area * ((header.hasAlpha ? 4 : 3) * (header.bitDepth > 8 ? 2 : 1) + 16)
+        // The decoded frame as handed out, and libjxl's own planes and group buffers (about 8
+        // bytes a pixel over the frame, measured on a 3 MP photo, lossy and lossless).
+        case .jxl: return area * ((header.hasAlpha ? 4 : 3) * (header.bitDepth > 8 ? 2 : 1) + 12)
         case .png, .jpeg, .tiff: return 0
         }
     }

@@ -93,11 +93,12 @@ public struct ImageEncoder: StripSink {
             return options.avifIsTenBit ? size.area * 2 * (samples + 4 + 12) : size.area * (samples + 12)
         case .jxl:
             // libjxl 0.7 takes a frame whole: the kept rows, then its own float copy and the
-            // encoder's working images (XYB planes, coefficients, quantisation fields), about
-            // 48 bytes a pixel at effort 7 (cjxl on a 12 MP photo: 560 MB); a JPEG transcoded,
-            // its coefficients and their recoding, about 34.
+            // encoder's working images (XYB planes, coefficients, quantisation fields): about 50
+            // bytes a pixel at effort 7, about 76 lossless (modular); a JPEG transcoded, its
+            // coefficients and their recoding, about 31 (measured as cjxl's and darkroom's
+            // peak resident memory over their baseline, 3 and 12 MP photos).
             if options.losslessJPEG { return size.area * 34 }
-            return size.area * (jxlLayout(options, traits).bytesPerPixel + 48)
+            return size.area * (jxlLayout(options, traits).bytesPerPixel + (options.jxlLossless ? 84 : 52))
         case .tiff:
             guard options.tiled else { return 0 }
             return 2 * 256 * size.width * tiffLayout(options, traits).bytesPerPixel
