@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import DarkroomCodecs
 import DarkroomDrawing
 import DarkroomConfig
@@ -46,7 +47,7 @@ struct CheckCommand: ParsableCommand {
         case .jxl:
             let o = EncodeOptions(format: .jxl, encoding: e)
             if o.losslessJPEG { return "jxl, JPEG inputs transcoded losslessly (lossless_jpeg), effort \(o.jxlEffort)" }
-            return "jxl, " + (o.jxlLossless ? "lossless" : "distance \(OutputOption.Value.number(o.jxlDistance))") + ", effort \(o.jxlEffort)"
+            return "jxl, " + (o.jxlLossless ? "lossless" : "distance \(String(format: "%g", o.jxlDistance))") + ", effort \(o.jxlEffort)"
                 + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
