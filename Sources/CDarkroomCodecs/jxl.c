@@ -46,6 +46,7 @@ typedef struct {
     int have_basic, have_colour;
     int grey;
     box_buffer box;
+    unsigned char discard[4096]; /* what is read of a box too large to keep */
     unsigned char *pixels; /* the decoded first frame, row_bytes apart */
     size_t row_bytes;
     int image_done;
@@ -65,7 +66,10 @@ static dr_status fail(char *message, size_t capacity, dr_status status, const ch
 /* Keeps the box collected so far (an Exif box starts with the offset of its TIFF header). */
 static void finish_box(jxl_pass *p) {
     box_buffer *b = &p->box;
-    if (b->kind == 0) return;
+    if (b->kind == 0) {
+        JxlDecoderReleaseBoxBuffer(p->dec); /* the discard buffer, if set */
+        return;
+    }
     size_t unused = JxlDecoderReleaseBoxBuffer(p->dec);
     size_t used = b->capacity - unused;
     if (b->kind == 1 && used >= 4) {
@@ -106,14 +110,18 @@ static void start_box(jxl_pass *p) {
 /* A box longer than its buffer: the buffer doubles, up to MAX_BOX_BYTES (then it is dropped). */
 static void grow_box(jxl_pass *p) {
     box_buffer *b = &p->box;
+    if (b->kind == 0) { /* a box dropped as too large: the rest of it is read into the discard buffer */
+        JxlDecoderReleaseBoxBuffer(p->dec);
+        JxlDecoderSetBoxBuffer(p->dec, p->discard, sizeof p->discard);
+        return;
+    }
     size_t unused = JxlDecoderReleaseBoxBuffer(p->dec);
     size_t used = b->capacity - unused;
     unsigned char *grown = b->capacity * 2 <= MAX_BOX_BYTES ? realloc(b->data, b->capacity * 2) : NULL;
-    if (grown == NULL) {
-        /* Keep reading into the same bytes; what comes is not kept. */
-        b->kind = 0;
+    if (grown == NULL) { /* too large to keep (a Brotli bomb, say): dropped */
         free(b->data);
         *b = (box_buffer){0};
+        JxlDecoderSetBoxBuffer(p->dec, p->discard, sizeof p->discard);
         return;
     }
     b->data = grown;

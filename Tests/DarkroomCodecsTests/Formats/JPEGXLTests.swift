@@ -212,6 +212,58 @@ final class JPEGXLTests: XCTestCase {
         XCTAssertGreaterThan(psnr(try ImageCodec.decode(jxl.bytes).image, try ImageCodec.decode(direct.bytes).image), 45)
     }
 
+    /// A grey file is read as grey, as vips' jxlload reads it; an animation (cjxl's lossless copy
+    /// of a two-frame GIF) gives its first frame, exactly the GIF's first frame as vips' gifload
+    /// composes it (vips 8.14's jxlload gives a frame with the transparent pixels filled in).
+    func testGreyAndAnimatedFilesDecodeAsTheReferencesDo() throws {
+        let folder = TemporaryFolder()
+        let png = try FormatTools.png(FormatTools.picture(width: 80, height: 60), "in.png", in: folder)
+        try FormatTools.run(FormatTools.vips, ["colourspace", png, folder.file("grey.png"), "b-w"])
+        try cjxl([folder.file("grey.png"), folder.file("grey.jxl"), "-d", "1"])
+        try FormatTools.run(FormatTools.vips, ["jxlload", folder.file("grey.jxl"), folder.file("grey.vips.png")])
+        let gif = try ReferenceTool.file(try Fixtures.bytes("animated.gif"), named: "anim.gif", in: folder)
+        try cjxl([gif, folder.file("anim.jxl"), "-d", "0"])
+        try FormatTools.run(FormatTools.vips, ["copy", gif + "[page=0]", folder.file("anim.first.png")])
+        for (name, reference, space) in [("grey", "grey.vips.png", "gray"), ("anim", "anim.first.png", "rgb")] {
+            let (image, info) = try FormatTools.decode(folder.file(name + ".jxl"))
+            XCTAssertEqual(info.colorSpace, space, name)
+            XCTAssertEqual(maxDifference(image, try FormatTools.decode(folder.file(reference)).image), 0, name)
+        }
+    }
+
+    /// The decoded frame is handed out from a crop as from the whole.
+    func testCropOnLoadMatchesAWholeDecode() throws {
+        let bytes = try Fixtures.bytes("noise.jxl")
+        let whole = try ImageCodec.decode(bytes).image
+        let out = try render(bytes, "crop x=5 y=9 width=20 height=11", options: .init(format: .png))
+        let expected = Image(width: 20, height: 11) { x, y in whole[x + 5, y + 9] }
+        XCTAssertEqual(maxDifference(try ImageCodec.decode(out.bytes).image, expected), 0)
+    }
+
+    /// A passed deadline stops the decode as a timeout (libjxl's parallel stages stop at it); a
+    /// deadline to come decodes as usual. The header is still read.
+    func testThePassedDeadlineStopsAJPEGXLDecodeAsATimeout() throws {
+        let past = Deadline(nanoseconds: Deadline.now() - 1)
+        let later = Deadline(nanoseconds: Deadline.now() + 600_000_000_000)
+        for name in ["noise.jxl", "noise_transcoded.jxl"] {
+            let bytes = try Fixtures.bytes(name)
+            XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions(deadline: past)), name) { error in
+                XCTAssertEqual((error as? CodecError)?.code, .timeout, "\(name): \(error)")
+            }
+            XCTAssertGreaterThan(try ImageCodec.readInfo(bytes).width, 0, name)
+            XCTAssertNoThrow(try ImageDecoder(bytes, options: DecodeOptions(deadline: later)), name)
+        }
+    }
+
+    /// A Brotli-compressed Exif box that inflates to 40 MB (a "Brotli bomb") is dropped past
+    /// 16 MB, read through a small buffer; the image decodes.
+    func testAnExifBoxTooLargeToKeepIsDropped() throws {
+        let bytes = try Fixtures.bytes("exif_brotli_bomb.jxl")
+        let (_, metadata) = try ImageCodec.readHeader(bytes)
+        XCTAssertNil(metadata.exif)
+        XCTAssertEqual(maxDifference(try ImageCodec.decode(bytes).image, try ImageCodec.decode(try Fixtures.bytes("noise_transcoded.jxl")).image), 0)
+    }
+
     /// Both signatures are sniffed by content: the bare codestream (FF 0A) and the container.
     func testBothSignaturesAreJPEGXL() throws {
         XCTAssertEqual(ImageFormat.detect([0xFF, 0x0A, 0x00]), .jxl)
