@@ -1,5 +1,6 @@
 # Shared by the benchmark scripts (sourced from the repository's root, after RUNS is set).
 # Sets $work (BENCH_DIR, default /tmp/darkroom-bench), $darkroom (the release build, or DARKROOM)
+# (DARKROOM_BEFORE: see bench below)
 # and $im (ImageMagick 6 by its own name: a `convert` earlier on the PATH may be something else).
 work=${BENCH_DIR:-/tmp/darkroom-bench}
 mkdir -p "$work"
@@ -17,6 +18,13 @@ bench() {
   local title=$1; shift
   local names=() cmds=()
   for spec in "$@"; do [[ -n $spec ]] || continue; names+=("${spec%%=*}"); cmds+=("${spec#*=}"); done
+  # DARKROOM_BEFORE=another build: its darkroom command takes turns with the others as `before`,
+  # so a change is measured paired, in the same runs as the references.
+  if [[ -n ${DARKROOM_BEFORE:-} ]]; then
+    for i in "${!names[@]}"; do
+      [[ ${names[$i]} == darkroom ]] && { names+=(before); cmds+=("${cmds[$i]//$darkroom/$DARKROOM_BEFORE}"); break; }
+    done
+  fi
   local -A walls mems
   for ((run = 0; run < RUNS; run++)); do
     for i in "${!names[@]}"; do
