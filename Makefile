@@ -40,6 +40,8 @@ bench:
 	Benchmarks/colour.sh
 	Benchmarks/formats.sh
 	Benchmarks/anim.sh
+	Benchmarks/raw.sh
+	Benchmarks/vector.sh
 	Benchmarks/daemon.sh
 	Benchmarks/storm.sh
 	Benchmarks/cluster.sh

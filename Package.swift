@@ -36,19 +36,21 @@ let package = Package(
     ],
     targets: [
         // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libtiff,
-        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libjxl (JPEG XL), libheif and libde265 (HEVC, decoded on every core); libavif (10-bit AVIF) is opened with
+        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libjxl (JPEG XL), libraw (camera RAW in), libheif and libde265 (HEVC, decoded on every core); libavif (10-bit AVIF) is opened with
         // dlopen on first use, its headers only at build time (Debian libpng-dev, libjpeg-dev,
-        // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libgif-dev, libcgif-dev, libimagequant-dev, libjxl-dev, libheif-dev, libde265-dev, libavif-dev;
+        // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libgif-dev, libcgif-dev, libimagequant-dev, libjxl-dev, libraw-dev, libheif-dev, libde265-dev, libavif-dev;
         // scripts/install-deps.sh installs them).
         // Opening a library with dlopen on first use, for the libraries only some jobs need.
         .target(name: "CSharedLibrary", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "CDarkroomCodecs",
-            dependencies: ["CSharedLibrary"],
+            // CDarkroomDraw renders PDF and SVG inputs (poppler-glib, librsvg, opened with dlopen).
+            dependencies: ["CSharedLibrary", "CDarkroomDraw"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
                              .linkedLibrary("tiff"), .linkedLibrary("deflate"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
                              .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("de265"),
-                             .linkedLibrary("gif"), .linkedLibrary("cgif"), .linkedLibrary("imagequant"), .linkedLibrary("jxl")]
+                             .linkedLibrary("gif"), .linkedLibrary("cgif"), .linkedLibrary("imagequant"),
+                             .linkedLibrary("raw_r"), .linkedLibrary("jxl")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
@@ -66,7 +68,7 @@ let package = Package(
         // maps none of them. Their headers only, hence include flags and no pkgConfig.
         .systemLibrary(name: "CCairo"),
         .target(name: "CDarkroomDraw", dependencies: ["CSharedLibrary"],
-                cSettings: [.unsafeFlags(includeFlags(pkgConfig: "cairo", "pangocairo", "librsvg-2.0"))]),
+                cSettings: [.unsafeFlags(includeFlags(pkgConfig: "cairo", "pangocairo", "librsvg-2.0", "poppler-glib"))]),
         // Integer inner loops of the filter core (SIMD intrinsics); no library.
         .target(name: "CDarkroomKernels"),
 

@@ -60,3 +60,57 @@ photo_jpeg() {
 
 # big_jpeg PATH: the 5000×5000 test JPEG.
 big_jpeg() { photo_jpeg 5000 5000 "$1"; }
+
+# daemon_watches [CHAIN]: the watches: block of the hot-folder daemon of daemon.sh, contact.sh and
+# cluster.sh, relative to its config's folder: ./inbox watched, outputs in ./out (a 720-px-wide
+# JPEG, Q80; CHAIN, the chain's YAML list, default a lanczos3 resize), reports in ./reports.
+daemon_watches() {
+  local chain=${1:-}
+  [[ -n $chain ]] || chain='[ { resize: { width: 720, kernel: lanczos3 } } ]'
+  cat <<YAML
+watches:
+  - name: photos
+    path: ./inbox
+    settle_ms: 50
+    on_success: keep
+    reports_dir: ./reports
+    done_dir: ./done
+    failed_dir: ./failed
+    outputs:
+      - path: ./out/{stem}.jpg
+        quality: 80
+        chain: $chain
+YAML
+}
+
+# daemon_config DIR [CHAIN]: DIR made anew with that daemon's config (2 workers) and its inbox.
+daemon_config() {
+  rm -rf "$1"; mkdir -p "$1/inbox"
+  { echo "workers: 2"; echo "log: { level: warning }"; daemon_watches "${2:-}"; } >"$1/config.yaml"
+}
+
+# daemon_start DIR: runs `darkroom run` on DIR's config in the background (its pid in
+# $daemon_pid, its log in DIR/log) and returns once it watches the inbox.
+daemon_start() {
+  "$darkroom" run --config "$1/config.yaml" 2>"$1/log" &
+  daemon_pid=$!
+  sleep 1
+  kill -0 "$daemon_pid" 2>/dev/null || { echo "darkroom run did not start:" >&2; cat "$1/log" >&2; exit 1; }
+}
+
+# daemon_drop DIR SRC: copies SRC's files beside the inbox, then moves them in at once (the time
+# of the move in $dropped).
+daemon_drop() {
+  cp -r "$2" "$1/staging"; dropped=$(date +%s.%N); mv "$1/staging"/* "$1/inbox/"
+}
+
+# daemon_wait DIR N: waits until DIR holds N reports.
+daemon_wait() {
+  until [[ $(find "$1/reports" -type f -name '*.json' 2>/dev/null | wc -l) -ge $2 ]]; do
+    kill -0 "$daemon_pid" 2>/dev/null || { echo "darkroom run stopped:" >&2; cat "$1/log" >&2; exit 1; }
+    sleep 0.05
+  done
+}
+
+# daemon_stop: stops the daemon daemon_start began (SIGTERM: it finishes its jobs).
+daemon_stop() { kill -TERM "$daemon_pid"; wait "$daemon_pid" || true; }

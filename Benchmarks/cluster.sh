@@ -14,9 +14,8 @@ cd "$(dirname "$0")/.."
 N=${N:-200}
 ROUNDS=${ROUNDS:-3}
 SCAN=${SCAN:-0.25}
-work=${BENCH_DIR:-/tmp/darkroom-bench}/cluster
-darkroom=${DARKROOM:-$PWD/.build/release/darkroom}
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
+source Benchmarks/bench_lib.sh  # $work, $darkroom; the daemon's set-up (daemon_watches)
+work=$work/cluster
 Benchmarks/photos.sh "${BENCH_DIR:-/tmp/darkroom-bench}/daemon/src" "$N"
 src=${BENCH_DIR:-/tmp/darkroom-bench}/daemon/src
 
@@ -54,20 +53,7 @@ run() {
       if ((nodes > 0)); then
         echo "cluster: { database: \"$conninfo\", node: node$k, scan_interval: $SCAN }"
       fi
-      cat <<YAML
-watches:
-  - name: photos
-    path: ./inbox
-    settle_ms: 50
-    on_success: keep
-    reports_dir: ./reports
-    done_dir: ./done
-    failed_dir: ./failed
-    outputs:
-      - path: ./out/{stem}.jpg
-        quality: 80
-        chain: [ { resize: { width: 720, kernel: lanczos3 } } ]
-YAML
+      daemon_watches
     } > "$dir/node$k.yaml"
     configs+=("$dir/node$k.yaml")
   done

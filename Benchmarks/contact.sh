@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The contact sheet (issue 24): `darkroom report --html` over N reports (default 1,000) of
-# 2725×2225 JPEG photos, each with a 720-px JPEG output, as daemon.sh makes them (here with
-# `darkroom process --jobs 2 --reports`, which writes the same reports). Measures the sheet's
-# generation time (median of RUNS, default 3) and peak memory, its size, and in headless
+# 2725×2225 JPEG photos, each with a 720-px JPEG output, written by the daemon of daemon.sh (the
+# set-up bench_lib.sh shares), with sepia's intensity drawn at random. Measures the sheet's
+# generation time (median of RUNS, default 3) and peak memory, with every thumbnail made and made
+# again with the thumbnails kept (the cache, docs/contact-sheet.md), its size, and in headless
 # Chromium (Selenium) the time to first contentful paint, to the first thumbnail shown and to
 # the end of the parse, median of RUNS page loads. Target: 1,000 reports in ≤ 10 s on 2 cores.
 # Needs a release build (make bench); DARKROOM= times another build.
@@ -10,29 +11,41 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-1000}
 RUNS=${RUNS:-3}
-work=${BENCH_DIR:-/tmp/darkroom-bench}/contact
-darkroom=${DARKROOM:-$PWD/.build/release/darkroom}
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
+source Benchmarks/bench_lib.sh  # $work, $darkroom, median; the daemon's set-up (daemon_config …)
+work=$work/contact
 # 20 distinct photos (photos.sh keeps them between runs), copied to N names: every file is
-# decoded on its own, nothing is cached.
+# decoded on its own, nothing is cached. The reports are kept between runs.
 Benchmarks/photos.sh "$work/src" 20
-if [[ $(find "$work/reports" -name '*.json' 2>/dev/null | wc -l) -ne $N ]]; then
-  rm -rf "$work/in" "$work/out" "$work/reports"; mkdir -p "$work/in"
+if [[ $(find "$work/dr/reports" -name '*.json' 2>/dev/null | wc -l) -ne $N ]]; then
+  rm -rf "$work/in"; mkdir -p "$work/in"
   for ((i = 0; i < N; i++)); do cp "$work/src/p$((i % 20)).jpg" "$work/in/photo$i.jpg"; done
-  echo "processing $N photos for their reports…" >&2
-  "$darkroom" process --jobs 2 --chain 'resize width=720 | sepia intensity=random' --quality 80 \
-    --reports "$work/reports" -o "$work/out/" "$work/in"/*.jpg >/dev/null
+  echo "the daemon processes $N photos for their reports…" >&2
+  daemon_config "$work/dr" '[ { resize: { width: 720 } }, { sepia: { intensity: random } } ]'
+  daemon_start "$work/dr"
+  daemon_drop "$work/dr" "$work/in"
+  daemon_wait "$work/dr" "$N"
+  daemon_stop
+  rm -rf "$work/in"
 fi
 
-walls=() mems=() cpus=()
-for ((r = 0; r < RUNS; r++)); do
-  /usr/bin/time -f '%e %M %U %S' -o "$work/time.txt" "$darkroom" report --html "$work/sheet.html" "$work/reports" >/dev/null
-  read -r t m u s <"$work/time.txt"; walls+=("$t"); mems+=("$m"); cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
-done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+# sheet KIND ARGS…: RUNS sheets with ARGS added; prints KIND's median wall and CPU time and peak memory.
+sheet() {
+  local kind=$1 walls=() mems=() cpus=() t m u s; shift
+  for ((r = 0; r < RUNS; r++)); do
+    /usr/bin/time -f '%e %M %U %S' -o "$work/time.txt" "$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" \
+      "$@" "$work/dr/reports" >/dev/null
+    read -r t m u s <"$work/time.txt"; walls+=("$t"); mems+=("$m"); cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
+  done
+  printf '%-34s %6.2f s wall, %6.2f s CPU, peak %3.0f MiB\n' "$kind" "$(median <<<"${walls[*]}")" "$(median <<<"${cpus[*]}")" \
+    "$(awk -v k="$(median <<<"${mems[*]}")" 'BEGIN {print k / 1024}')"
+}
 printf '\ncontact sheet of %d reports (%d cores; median of %d runs)\n' "$N" "$(nproc)" "$RUNS"
-printf 'generation   %.2f s wall, %.2f s CPU, peak %.0f MiB; file %.1f MB\n' "$(median "${walls[@]}")" "$(median "${cpus[@]}")" \
-  "$(awk -v k="$(median "${mems[@]}")" 'BEGIN {print k / 1024}')" "$(awk -v b="$(stat -c %s "$work/sheet.html")" 'BEGIN {print b / 1e6}')"
+sheet "every thumbnail made" --no-thumbnail-cache
+# Made again with the thumbnails kept by the first: what a sheet made every day costs.
+rm -rf "$work/cache"
+"$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" --thumbnail-cache "$work/cache" "$work/dr/reports" >/dev/null
+sheet "made again (thumbnails kept)" --thumbnail-cache "$work/cache"
+printf 'file %.1f MB\n' "$(awk -v b="$(stat -c %s "$work/sheet.html")" 'BEGIN {print b / 1e6}')"
 
 # First paint: fresh browser per load, so nothing is cached between them.
 python3 - "$work/sheet.html" "$RUNS" <<'PY'

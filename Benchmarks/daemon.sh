@@ -9,9 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200}
 ROUNDS=${ROUNDS:-3}
-work=${BENCH_DIR:-/tmp/darkroom-bench}/daemon
-darkroom=${DARKROOM:-$PWD/.build/release/darkroom}
-[[ -x $darkroom ]] || { echo "build first: swift build -c release" >&2; exit 1; }
+source Benchmarks/bench_lib.sh  # $work, $darkroom; the daemon's set-up (daemon_config …)
+work=$work/daemon
 # The generated photos are kept between runs (regenerated when N changes); the rest is new.
 Benchmarks/photos.sh "$work/src" "$N"
 
@@ -29,28 +28,12 @@ measure() {
 
 # One round of darkroom: prints "files/s p50 p95 peak-RSS-MiB".
 run_darkroom() {
-  rm -rf "$work/dr"; mkdir -p "$work/dr/inbox"
-  cat > "$work/dr/config.yaml" <<YAML
-workers: 2
-log: { level: warning }
-watches:
-  - path: ./inbox
-    settle_ms: 50
-    on_success: keep
-    reports_dir: ./reports
-    done_dir: ./done
-    failed_dir: ./failed
-    outputs:
-      - path: ./out/{stem}.jpg
-        quality: 80
-        chain: [ { resize: { width: 720, kernel: lanczos3 } } ]
-YAML
-  "$darkroom" run --config "$work/dr/config.yaml" 2>"$work/dr/log" & local pid=$!
-  sleep 1
-  cp -r "$work/src" "$work/dr/staging"; local t0; t0=$(now); mv "$work/dr/staging"/* "$work/dr/inbox/"
-  local result; result=$(measure "$work/dr/reports" "$N" "$t0" '*.json')
-  echo "$result $(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$pid/status)"
-  kill -TERM $pid; wait $pid || true
+  daemon_config "$work/dr"
+  daemon_start "$work/dr"
+  daemon_drop "$work/dr" "$work/src"
+  local result; result=$(measure "$work/dr/reports" "$N" "$dropped" '*.json')
+  echo "$result $(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$daemon_pid/status)"
+  daemon_stop
 }
 
 # One round of inotifywait | xargs -P2 vipsthumbnail, one process per file (the incron-style

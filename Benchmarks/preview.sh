@@ -55,16 +55,17 @@ def percentile(values, q):
 
 print(f"\npreview: slider change → exact picture over HTTP ({changes} changes) vs `darkroom process` to PNG (median of {runs})")
 print(f"{'chain':<28} {'p50 s':>8} {'p95 s':>8} {'process s':>10} {'p50/process':>12}")
-for title, template, values in (
+# One page per chain: a page's edits are numbered, and a lower number than its last is stale.
+for page, (title, template, values) in enumerate((
         ("benchmark chain, 12 MP", bench_chain, [f"{0.85 + 0.1 * i / (changes - 1):.4f}" for i in range(changes)]),
-        ("sepia alone, 12 MP", "sepia intensity={v}", [f"{0.2 + 0.8 * i / (changes - 1):.4f}" for i in range(changes)])):
+        ("sepia alone, 12 MP", "sepia intensity={v}", [f"{0.2 + 0.8 * i / (changes - 1):.4f}" for i in range(changes)]))):
     times = []
     for i, v in enumerate(values):
         start = time.perf_counter()
-        answer = json.loads(call("POST", "/api/render", {"page": "bench", "sequence": i + 1, "root": "images", "path": "0",
+        answer = json.loads(call("POST", "/api/render", {"page": f"bench{page}", "sequence": i + 1, "root": "images", "path": "0",
                                                          "seed": "1", "chain": {"steps": steps(template.replace("{v}", v))}}))
         if answer.get("id") is None: raise SystemExit(f"render failed: {answer}")
-        call("GET", f"/api/picture?page=bench&id={answer['id']}")
+        call("GET", f"/api/picture?page=bench{page}&id={answer['id']}")
         times.append(time.perf_counter() - start)
     process = []
     for _ in range(runs):

@@ -16,6 +16,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libde265-dev         # HEVC decoding on every core (a libheif decoder plugin, heif_hevc.c)
           libavif-dev          # 10-bit AVIF out (libavif drives libaom where libheif 1.15 aborts)
           libgif-dev libcgif-dev libimagequant-dev  # GIF in (giflib), GIF out (cgif, libimagequant palettes)
+          libraw-dev libraw-bin  # camera RAW in (libraw); dcraw_emu is the RAW tests' reference
           gifsicle             # gifsicle --info: the animated GIF tests' reference (frames, delays, loop count)
           libjxl-dev libjxl-tools  # JPEG XL in and out (libjxl); cjxl/djxl: the JPEG XL tests' and benchmark's reference
           libavif-bin          # avifdec --info: the 10-bit AVIF tests' reference
@@ -23,6 +24,8 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libimage-exiftool-perl  # exiftool reads back the metadata the tests write
           libcairo2-dev libpango1.0-dev librsvg2-dev fonts-dejavu-core  # drawing: shapes and gradients, text, SVG; DejaVu is the default font
           librsvg2-bin         # rsvg-convert: the SVG reference the shape, path, gradient and overlay tests compare with
+          libpoppler-glib-dev  # PDF inputs: poppler's pages drawn on cairo (opened with dlopen, like cairo and librsvg)
+          poppler-utils python3-cairo  # pdftoppm/pdftocairo: the PDF references; python3-cairo draws the tests' PDFs
           libpq-dev            # cluster mode talks to PostgreSQL through libpq
           mount                # the lazy-library test hides libcairo/libpq by bind-mounting over them (its own mount namespace)
           postgresql           # the cluster tests start their own server (initdb, pg_ctl) in a temporary folder
@@ -53,5 +56,12 @@ if ! python3 -c 'import selenium' 2>/dev/null; then
   echo "installing: selenium (PyPI) for $(command -v python3)" >&2
   python3 -m pip install --quiet 'selenium>=4.11' 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages 'selenium>=4.11'
+fi
+# tifffile (PyPI, with numpy) writes the DNGs the camera RAW tests and the RAW benchmark make
+# (scripts/make-dng.py): a known picture mosaiced into a Bayer pattern.
+if ! python3 -c 'import tifffile' 2>/dev/null; then
+  echo "installing: tifffile (PyPI) for $(command -v python3)" >&2
+  python3 -m pip install --quiet 'tifffile>=2023.7' 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages 'tifffile>=2023.7'
 fi
 command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6 (https://swift.org/install) first" >&2; exit 1; }

@@ -59,6 +59,8 @@ void dr_info_free(dr_info *info) {
     free(info->icc);
     info->icc = NULL;
     info->icc_length = 0;
+    free(info->page_sizes);
+    info->page_sizes = NULL;
 }
 
 /* CMYK without a usable profile goes through the assumed press profile (as libvips and
@@ -139,6 +141,8 @@ static int sniff_heif(const unsigned char *bytes, size_t length) {
 }
 
 int dr_sniff(const unsigned char *bytes, size_t length) {
+    int raw = dr_sniff_raw(bytes, length); /* before TIFF and ISO BMFF, whose signatures most RAWs share */
+    if (raw != 0) return raw;
     if (length >= 8 && memcmp(bytes, png_signature, 8) == 0) return DR_FORMAT_PNG;
     if (length >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return DR_FORMAT_JPEG;
     if (length >= 4 && (memcmp(bytes, "II*\0", 4) == 0 || memcmp(bytes, "MM\0*", 4) == 0 ||
@@ -147,7 +151,8 @@ int dr_sniff(const unsigned char *bytes, size_t length) {
     if (length >= 12 && memcmp(bytes, "RIFF", 4) == 0 && memcmp(bytes + 8, "WEBP", 4) == 0) return DR_FORMAT_WEBP;
     if (length >= 6 && (memcmp(bytes, "GIF87a", 6) == 0 || memcmp(bytes, "GIF89a", 6) == 0)) return DR_FORMAT_GIF;
     if (dr_sniff_jxl(bytes, length)) return DR_FORMAT_JXL;
-    return sniff_heif(bytes, length);
+    int heif = sniff_heif(bytes, length);
+    return heif ? heif : dr_sniff_vector(bytes, length);
 }
 
 void dr_info_reset(dr_info *info) {
@@ -163,7 +168,7 @@ void dr_info_reset(dr_info *info) {
 }
 
 static dr_status not_an_image(char *message, size_t capacity) {
-    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF or JPEG XL file (unrecognised signature)");
+    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL, camera RAW, PDF or SVG file (unrecognised signature)");
     return DR_NOT_AN_IMAGE;
 }
 
@@ -217,6 +222,9 @@ static dr_info_reader info_reader(int format) {
     case DR_FORMAT_JXL: return dr_jxl_read_info;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_read_info;
+    case DR_FORMAT_PDF:
+    case DR_FORMAT_SVG: return dr_vector_read_info;
+    case DR_FORMAT_RAW: return dr_raw_read_info;
     default: return NULL;
     }
 }
@@ -231,6 +239,9 @@ static dr_reader_opener reader_opener(int format) {
     case DR_FORMAT_JXL: return dr_jxl_reader_open;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_reader_open;
+    case DR_FORMAT_PDF:
+    case DR_FORMAT_SVG: return dr_vector_reader_open;
+    case DR_FORMAT_RAW: return dr_raw_reader_open;
     default: return NULL;
     }
 }
@@ -253,7 +264,7 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
 
 /* The format of the file behind `fd`, by its first bytes; DR_OK or why it cannot be read. */
 static dr_status file_format(int fd, uint64_t length, int *format, char *message, size_t capacity) {
-    unsigned char head[16];
+    unsigned char head[DR_SNIFF_LENGTH];
     size_t n = length < sizeof head ? (size_t)length : sizeof head;
     ssize_t got;
     do got = pread(fd, head, n, 0); while (got < 0 && errno == EINTR);
@@ -262,8 +273,8 @@ static dr_status file_format(int fd, uint64_t length, int *format, char *message
         return DR_TRUNCATED;
     }
     *format = dr_sniff(head, (size_t)got);
-    if (*format == DR_FORMAT_TIFF || *format == DR_FORMAT_JPEG) return DR_OK;
-    dr_set_message(message, capacity, "only a TIFF or a JPEG is read in place; this file is read from memory");
+    if (*format == DR_FORMAT_TIFF || *format == DR_FORMAT_JPEG || *format == DR_FORMAT_RAW) return DR_OK;
+    dr_set_message(message, capacity, "only a TIFF, a JPEG or a camera RAW is read in place; this file is read from memory");
     return DR_UNSUPPORTED;
 }
 
@@ -272,6 +283,7 @@ dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *messag
     int format = 0;
     dr_status status = file_format(fd, length, &format, message, capacity);
     if (status != DR_OK) return status;
+    if (format == DR_FORMAT_RAW) return dr_raw_read_info_file(fd, length, info, message, capacity);
     return format == DR_FORMAT_TIFF ? dr_tiff_read_info_file(fd, length, info, message, capacity)
                                     : dr_jpeg_read_info_file(fd, length, info, message, capacity);
 }
@@ -283,6 +295,7 @@ dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *op
     int format = 0;
     dr_status status = file_format(fd, length, &format, message, capacity);
     if (status != DR_OK) return status;
+    if (format == DR_FORMAT_RAW) return dr_raw_reader_open_file(fd, length, options, info, reader, message, capacity);
     return format == DR_FORMAT_TIFF ? dr_tiff_reader_open_file(fd, length, options, info, reader, message, capacity)
                                     : dr_jpeg_reader_open_file(fd, length, options, info, reader, message, capacity);
 }

@@ -147,6 +147,22 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
 dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                               dr_info *info, dr_reader **reader, char *message, size_t capacity);
 
+/* PDF and SVG (vector.c): a page rendered band by band through CDarkroomDraw's poppler and librsvg. */
+dr_status dr_vector_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                              char *message, size_t capacity);
+dr_status dr_vector_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                                dr_info *info, dr_reader **reader, char *message, size_t capacity);
+/* Camera RAW through libraw (raw_sniff.c, raw.c): DR_FORMAT_RAW when the head says so. */
+int dr_sniff_raw(const unsigned char *bytes, size_t length);
+int dr_raw_is_dng(const unsigned char *bytes, size_t length); /* a DNG, by its DNGVersion tag */
+dr_status dr_raw_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                           char *message, size_t capacity);
+dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                             dr_info *info, dr_reader **reader, char *message, size_t capacity);
+dr_status dr_raw_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
+dr_status dr_raw_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
+                                  dr_reader **reader, char *message, size_t capacity);
+
 /* The in-place readers behind dr_read_info_file and dr_reader_open_file (tiff.c, jpeg.c). */
 dr_status dr_tiff_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity);
 dr_status dr_tiff_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,

@@ -1,6 +1,6 @@
 #ifndef DARKROOM_DRAW_LIBRARIES_H
 #define DARKROOM_DRAW_LIBRARIES_H
-/* cairo, Pango (with GLib/GObject) and librsvg, opened with dlopen when a chain first draws.
+/* cairo, Pango (with GLib/GObject), librsvg and poppler-glib, opened with dlopen when a chain first draws.
 
    They are not linked: a process that never draws (a resize, a thumbnail) maps none of them
    nor the ~100 libraries they pull in (GLib, GIO, HarfBuzz, fontconfig, libxml2, …), which
@@ -19,6 +19,7 @@
 #include <cairo.h>
 #include <librsvg/rsvg.h>
 #include <pango/pangocairo.h>
+#include <poppler.h>
 
 /* libcairo.so.2 (Debian libcairo2). */
 #define DR_CAIRO_FUNCTIONS(X)                                                                       \
@@ -32,7 +33,7 @@
     X(cairo_pattern_add_color_stop_rgba) X(cairo_pattern_create_for_surface)                       \
     X(cairo_pattern_create_linear) X(cairo_pattern_create_radial) X(cairo_pattern_destroy)         \
     X(cairo_pattern_set_extend) X(cairo_pattern_set_filter) X(cairo_pattern_set_matrix)            \
-    X(cairo_rectangle) X(cairo_restore) X(cairo_save) X(cairo_set_dash) X(cairo_set_fill_rule)     \
+    X(cairo_rectangle) X(cairo_restore) X(cairo_save) X(cairo_scale) X(cairo_set_dash) X(cairo_set_fill_rule)     \
     X(cairo_set_line_cap) X(cairo_set_line_join) X(cairo_set_line_width) X(cairo_set_miter_limit)  \
     X(cairo_set_operator) X(cairo_set_source) X(cairo_set_source_rgba)                             \
     X(cairo_set_source_surface) X(cairo_status) X(cairo_status_to_string) X(cairo_stroke)          \
@@ -42,7 +43,7 @@
 /* libglib-2.0.so.0 and libgobject-2.0.so.0 (Debian libglib2.0-0): Pango's and librsvg's objects
    and errors. */
 #define DR_GLIB_FUNCTIONS(X) \
-    X(g_error_free)
+    X(g_bytes_new) X(g_bytes_unref) X(g_error_free)
 #define DR_GOBJECT_FUNCTIONS(X) \
     X(g_object_unref)
 
@@ -64,6 +65,11 @@
     X(rsvg_handle_get_intrinsic_dimensions) X(rsvg_handle_get_intrinsic_size_in_pixels)            \
     X(rsvg_handle_new_from_data) X(rsvg_handle_render_document) X(rsvg_handle_set_dpi)
 
+/* libpoppler-glib.so.8 (Debian libpoppler-glib8): PDF pages rendered onto cairo. */
+#define DR_POPPLER_FUNCTIONS(X)                                                                     \
+    X(poppler_document_get_n_pages) X(poppler_document_get_page) X(poppler_document_new_from_bytes) \
+    X(poppler_page_get_size) X(poppler_page_render)
+
 /* One pointer per listed function, typed by the library's own declaration. */
 #define DR_MEMBER(name) __typeof__(name) *name;
 struct dr_functions {
@@ -73,6 +79,7 @@ struct dr_functions {
     DR_PANGO_FUNCTIONS(DR_MEMBER)
     DR_PANGOCAIRO_FUNCTIONS(DR_MEMBER)
     DR_RSVG_FUNCTIONS(DR_MEMBER)
+    DR_POPPLER_FUNCTIONS(DR_MEMBER)
 };
 #undef DR_MEMBER
 

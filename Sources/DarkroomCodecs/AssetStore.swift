@@ -85,11 +85,15 @@ public final class AssetStore: AssetResolver, @unchecked Sendable {
         let (stamp, cached) = try lookUp(path)
         switch cached {
         case .image(let image)?: return .image(try withinLimits(image, path))
-        case .data(let document)? where GraphicAsset.looksLikeSVG(document.bytes): return .svg(document)
+        case .data(let document)? where ImageFormat.detect(Array(document.bytes.prefix(ImageInput.headLength))) == .svg:
+            return .svg(document)
         default: break
         }
         let bytes = try read(path, stamp)
-        guard GraphicAsset.looksLikeSVG(bytes) else { return .image(try decodeImage(path, stamp, bytes)) }
+        // Told as inputs are (dr_sniff), so a gzip'd SVG is one too.
+        guard ImageFormat.detect(Array(bytes.prefix(ImageInput.headLength))) == .svg else {
+            return .image(try decodeImage(path, stamp, bytes))
+        }
         let document = DataAsset(identity: AssetIdentity(path: path, sha256: hash(bytes)), bytes: bytes)
         store(path, stamp, .data(document))
         return .svg(document)
@@ -111,7 +115,7 @@ public final class AssetStore: AssetResolver, @unchecked Sendable {
             image = CompactAsset(upright, identity: AssetIdentity(path: path, sha256: hash(bytes)),
                                  eightBit: info.format == .jpeg || info.bitDepth <= 8)
         } catch {
-            throw ParameterError("\(path): \(error.code == .notAnImage ? "not an image (PNG, JPEG, TIFF, WebP, GIF, HEIF or AVIF)" : error.message)")
+            throw ParameterError("\(path): \(error.code == .notAnImage ? "not an image (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF or PDF)" : error.message)")
         }
         store(path, stamp, .image(image))
         return image

@@ -74,6 +74,10 @@ enum CBridge {
             warning: warningText(info))
         result.pages = max(Int(info.pages), 1)
         result.orientedByDecoder = info.oriented != 0
+        if let sizes = info.page_sizes {
+            result.pageSizes = (0..<result.pages).map { PageSize(width: sizes[2 * $0], height: sizes[2 * $0 + 1]) }
+        }
+        (result.rawPreviewWidth, result.rawPreviewHeight) = (Int(info.preview_width), Int(info.preview_height))
         return result
     }
 

@@ -16,7 +16,8 @@ public enum ChainRenderer {
         public var byteCount: Int
         public var size: Size
         public var stats: RenderStats
-        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
+        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink; for a camera RAW, 2 is libraw's
+        /// half-size decode.
         public var shrinkOnLoad: Int
         /// The part of the decoded image the chain used (a leading crop), if not all.
         public var cropOnLoad: Rect?
@@ -32,11 +33,13 @@ public enum ChainRenderer {
         /// The input's frames (1 for a still image), and how many the output holds.
         public var framesIn: Int = 1
         public var framesOut: Int = 1
+        /// A PDF or SVG input: the page drawn, its DPI and the size it was rendered at.
+        public var vector: VectorPage?
     }
 
     /// How one output will be rendered, fixed before any pixel is decoded.
     public struct Plan: Sendable {
-        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink.
+        /// 1, 2, 4 or 8: the JPEG decoder's DCT shrink (2: a camera RAW's half-size decode).
         public var shrink: Int
         /// The size the decoder delivers before any crop-on-load (as stored: not turned).
         public var decodedSize: Size
@@ -63,6 +66,11 @@ public enum ChainRenderer {
         /// The input's format and frame count (an animated GIF or WebP has more than one).
         public var sourceFormat: ImageFormat = .png
         public var sourceFrames: Int = 1
+        /// How a camera RAW input is developed (or its preview read).
+        public var raw = RawDecoding()
+        /// A PDF or SVG input: the page, its DPI and the size it is rendered at (a following
+        /// resize's picture, drawn at that size rather than shrunk).
+        public var vector: VectorPage?
     }
 
     /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
@@ -70,14 +78,26 @@ public enum ChainRenderer {
     /// With `autoOrient`, the image is turned upright first (its EXIF orientation) and the
     /// chain's sizes, crops and percentages refer to the upright image. Shrink-on-load is
     /// chosen on the upright size and done by the decoder on the stored image (a DCT shrink
-    /// does not care which way up it is).
+    /// does not care which way up it is). A camera RAW is planned as `raw` develops it (its
+    /// preview is a JPEG), and takes libraw's half-size decode when the chain's first stage
+    /// reduces it by two or more. A PDF or SVG input is drawn at `page`'s page and DPI, or at the
+    /// size the chain's leading resize makes (``CompiledChain/sourceRenderSize(for:)``); other
+    /// formats ignore `page`.
     public static func plan(_ chain: CompiledChain, header: ImageInfo, bandHeight: Int = 32, autoOrient: Bool = true,
-                            color: ColorOptions = ColorOptions()) -> Plan {
+                            color: ColorOptions = ColorOptions(), raw: RawDecoding = RawDecoding(),
+                            page: VectorPage = VectorPage()) -> Plan {
+        let header = raw.source(header)
         let orientation = autoOrient ? Orientation(exif: header.orientation) : .up
-        let full = orientation.uprightSize(Size(width: header.width, height: header.height))
-        let shrink = header.format == .jpeg ? chain.sourceShrinkFactor(for: full) : 1
+        let full = header.format.isVector ? page.pixelSize(in: header)
+            : orientation.uprightSize(Size(width: header.width, height: header.height))
+        let shrink = switch header.format {
+        case .jpeg: chain.sourceShrinkFactor(for: full)
+        case .raw: chain.sourceReduction(for: full) >= 2 ? 2 : 1
+        default: 1
+        }
         // libjpeg's 1/k output is ceil(side / k).
-        let upright = Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
+        let upright = header.format.isVector ? chain.sourceRenderSize(for: full)
+            : Size(width: (full.width + shrink - 1) / shrink, height: (full.height + shrink - 1) / shrink)
         let decoded = orientation.uprightSize(upright)
         let traits = Pipeline.SourceTraits(size: decoded, isOpaque: header.format == .jpeg || !header.hasAlpha,
                                            isEightBit: header.format == .jpeg || header.bitDepth <= 8,
@@ -88,7 +108,8 @@ public enum ChainRenderer {
                     pipeline: pipeline, source: traits, color: ColorPlan(header: header, options: color),
                     outputTraits: outputTraits(pipeline, paletteSource: header.colorSpace == "palette"),
                     decoderOrients: header.orientedByDecoder, previewShrink: header.format == .jpeg ? 8 : 1,
-                    sourceFormat: header.format, sourceFrames: header.pages)
+                    sourceFormat: header.format, sourceFrames: header.format.isVector ? 1 : header.pages, raw: raw,
+                    vector: header.format.isVector ? VectorPage(page: page.page, dpi: page.dpi, renderSize: upright) : nil)
     }
 
     private static func outputTraits(_ pipeline: Pipeline, paletteSource: Bool) -> OutputTraits {
@@ -119,8 +140,10 @@ public enum ChainRenderer {
         if options.losslessJPEG { return try JPEGTranscoding.render(input, plan: plan, options: options) }
         let color = plan.color
         func decoder(crop: Rect?, shrink: Int = plan.shrink) throws(CodecError) -> ImageDecoder {
-            try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: shrink, crop: crop, deadline: deadline,
-                                                           convertToSRGB: color.convertToSRGB ? color.intent : nil))
+            var options = DecodeOptions(limits: limits, jpegShrink: shrink, crop: crop, deadline: deadline,
+                                        convertToSRGB: color.convertToSRGB ? color.intent : nil, raw: plan.raw)
+            options.vector = plan.vector ?? VectorPage()
+            return try ImageDecoder(input, options: options)
         }
         // An analysis pass that allows it is measured on a 1/8 decode, when that is smaller.
         func preview() throws(CodecError) -> (source: any RowSource, traits: Pipeline.SourceTraits)? {
@@ -170,7 +193,7 @@ public enum ChainRenderer {
                       cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([decoder.warning, color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
                       colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil,
-                      framesIn: plan.sourceFrames, framesOut: 1)
+                      framesIn: plan.sourceFrames, framesOut: 1, vector: plan.vector)
     }
 
     /// An animation rendered frame by frame: each composed frame through the same pipeline (the

@@ -5,7 +5,7 @@ import DarkroomCore
 public struct DecodeOptions: Sendable, Equatable {
     public var limits: DecodeLimits
     /// JPEG: decode at 1/2, 1/4 or 1/8 by DCT scaling (other values round down to one of
-    /// these; PNG ignores it).
+    /// these; PNG ignores it). Camera RAW: 2 or more is libraw's half-size decode.
     public var jpegShrink: Int
     /// The part of the (shrunk) image to deliver; nil for all of it.
     public var crop: Rect?
@@ -15,9 +15,14 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Convert rows from the embedded ICC profile to sRGB with this intent; nil delivers samples
     /// as stored (a CMYK JPEG is then converted naively).
     public var convertToSRGB: ColorOptions.Intent?
+    /// PDF and SVG: the page, its DPI and the size it is rendered at (other formats ignore it).
+    public var vector: VectorPage = VectorPage()
+    /// How a camera RAW is developed (other formats ignore it).
+    public var raw: RawDecoding
 
     public init(limits: DecodeLimits = .init(), jpegShrink: Int = 1, crop: Rect? = nil, maxScans: Int = 500,
-                deadline: Deadline? = nil, convertToSRGB: ColorOptions.Intent? = nil) {
+                deadline: Deadline? = nil, convertToSRGB: ColorOptions.Intent? = nil, raw: RawDecoding = RawDecoding()) {
+        self.raw = raw
         self.limits = limits
         self.jpegShrink = jpegShrink
         self.crop = crop
@@ -69,9 +74,15 @@ public final class ImageDecoder: CompactRowSource {
         c.max_pixels = UInt64(max(options.limits.maxPixels, 0))
         c.max_scans = Int32(clamping: options.maxScans)
         c.deadline_ns = options.deadline?.nanoseconds ?? 0
+        options.raw.apply(to: &c)
         if let intent = options.convertToSRGB {
             c.convert_to_srgb = 1
             c.intent = Int32(intent == .relative ? DR_INTENT_RELATIVE : DR_INTENT_PERCEPTUAL)
+        }
+        c.page = Int32(clamping: options.vector.page)
+        c.dpi = options.vector.dpi
+        if let size = options.vector.renderSize {
+            (c.render_width, c.render_height) = (Int32(clamping: size.width), Int32(clamping: size.height))
         }
         var reader: OpaquePointer?
         (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
@@ -103,8 +114,10 @@ public final class ImageDecoder: CompactRowSource {
     /// decoded image (WebP has no row output), libheif's decoded image and, while it decodes,
     /// its YUV planes; a GIF's canvas (and, animated, the copy a frame disposed "to previous"
     /// restores); libjxl's decoded JPEG XL frame. PNG, JPEG and TIFF stream (an interlaced PNG's and a progressive JPEG's
-    /// own buffers aside, which the estimate has never counted).
-    public static func heldBytes(header: ImageInfo) -> Int {
+    /// own buffers aside, which the estimate has never counted). A camera RAW: libraw's raw
+    /// samples (16 bits each), its working image (4 × 16 bits a pixel) and the developed RGB, all
+    /// held at the peak; the last two a quarter of that for a half-size decode (`shrink` 2).
+    public static func heldBytes(header: ImageInfo, shrink: Int = 1) -> Int {
         let area = header.width * header.height
         switch header.format {
         // An animation: WebPAnimDecoder's canvas and its copy of the previous one.
@@ -116,6 +129,13 @@ public final class ImageDecoder: CompactRowSource {
         // The decoded frame as handed out, and libjxl's own planes and group buffers (about 8
         // bytes a pixel over the frame, measured on a 3 MP photo, lossy and lossless).
         case .jxl: return area * ((header.hasAlpha ? 4 : 3) * (header.bitDepth > 8 ? 2 : 1) + 12)
+        // One band of the page in cairo's ARGB (vector.c), drawn at most at the page's DPI size.
+        case .pdf, .svg:
+            let rows = min(header.height, max(16, Int(DR_VECTOR_BAND_BYTES) / max(header.width * 4, 1)))
+            return header.width * rows * 4
+        case .raw:
+            let developed = shrink >= 2 ? (header.width + 1) / 2 * ((header.height + 1) / 2) : area
+            return area * 2 + developed * (8 + 3 * (header.bitDepth > 8 ? 2 : 1))
         case .png, .jpeg, .tiff: return 0
         }
     }

@@ -1,6 +1,6 @@
 import CDarkroomCodecs
 
-/// The file formats darkroom reads and writes (HEIF is read only).
+/// The file formats darkroom reads and writes (HEIF, camera RAW, PDF and SVG are read only).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case png, jpeg, tiff, webp
     /// GIF, still or animated: in through giflib, out through libimagequant and cgif.
@@ -10,9 +10,17 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case avif
     /// JPEG XL, a bare codestream or in its container: in and out through libjxl.
     case jxl
+    /// Camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2), developed by libraw; read only.
+    case raw
+    /// PDF, read only: one page rendered by poppler (docs/pdf-and-svg.md).
+    case pdf
+    /// SVG, read only (gzip'd too): rendered by librsvg.
+    case svg
 
     /// The format `bytes` are in, by their signature (never by a file name), or nil when none
-    /// darkroom reads. HEIF and AVIF are told apart by the brands of their `ftyp` box.
+    /// darkroom reads. HEIF and AVIF are told apart by the brands of their `ftyp` box, a
+    /// TIFF-based camera RAW from a TIFF by its first directory (`dr_sniff`: the first
+    /// ``ImageInput/headLength`` bytes decide).
     public static func detect(_ bytes: [UInt8]) -> ImageFormat? {
         let format = bytes.withUnsafeBufferPointer { dr_sniff($0.baseAddress, $0.count) }
         return ImageFormat(cFormat: format)
@@ -28,6 +36,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case DR_FORMAT_HEIF.rawValue: self = .heif
         case DR_FORMAT_AVIF.rawValue: self = .avif
         case DR_FORMAT_JXL.rawValue: self = .jxl
+        case DR_FORMAT_RAW.rawValue: self = .raw
+        case DR_FORMAT_PDF.rawValue: self = .pdf
+        case DR_FORMAT_SVG.rawValue: self = .svg
         default: return nil
         }
     }
@@ -43,6 +54,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .heif: ["heic", "heif", "hif"]
         case .avif: ["avif"]
         case .jxl: ["jxl"]
+        case .raw: ["dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2"]
+        case .pdf: ["pdf"]
+        case .svg: ["svg", "svgz"]
         }
     }
 
@@ -76,14 +90,18 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
-    /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF is read
-    /// only).
+    /// The format darkroom writes for a file extension ("jpg", "tif", …), or nil (HEIF, camera
+    /// RAW, PDF and SVG are read only).
     public static func writable(fileExtension ext: String) -> ImageFormat? {
         fromExtension(ext).flatMap { $0.isWritable ? $0 : nil }
     }
 
-    /// Whether darkroom can write it (HEIF is read only).
-    public var isWritable: Bool { self != .heif }
+    /// Whether darkroom can write it (HEIF, camera RAW, PDF and SVG are read only).
+    public var isWritable: Bool { self != .heif && self != .raw && !isVector }
+
+    /// Whether it is drawn rather than stored as pixels: a PDF page or an SVG, rendered at a DPI
+    /// or at the size a following resize asks for.
+    public var isVector: Bool { self == .pdf || self == .svg }
 
     /// Whether a file can hold one colour channel (WebP and AVIF as darkroom writes them are RGB).
     public var holdsGrey: Bool { self == .png || self == .jpeg || self == .tiff }

@@ -1,3 +1,5 @@
+import DarkroomCore
+
 /// What a file's header says about the image, read without decoding pixels.
 public struct ImageInfo: Sendable, Equatable, Codable {
     public var format: ImageFormat
@@ -29,6 +31,15 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     /// `imir` properties are part of the image), so `orientation` is 1 and any EXIF
     /// Orientation the file carries is only informative (outputs reset it to 1).
     public var orientedByDecoder: Bool = false
+    /// PDF and SVG: each page's size in points (1/72 inch), `pages` of them; `width` and
+    /// `height` are then the first page at the default DPI (``VectorPage``).
+    public var pageSizes: [PageSize] = []
+    /// Camera RAW: the size of its embedded JPEG preview (0 × 0: none), which `raw_preview` reads.
+    public var rawPreviewWidth: Int = 0
+    public var rawPreviewHeight: Int = 0
+    public var rawPreviewSize: Size? {
+        rawPreviewWidth > 0 && rawPreviewHeight > 0 ? Size(width: rawPreviewWidth, height: rawPreviewHeight) : nil
+    }
 
     public init(
         format: ImageFormat, width: Int, height: Int, bitDepth: Int, channels: Int,

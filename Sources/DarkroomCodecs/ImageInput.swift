@@ -1,10 +1,11 @@
 import CDarkroomCodecs
 
-/// An input's content as the decoders read it: its bytes in memory, or, for a TIFF or a JPEG,
-/// the open file itself, read in place (`pread`: a TIFF strip by strip or a row of tiles at a
+/// An input's content as the decoders read it: its bytes in memory, or, for a TIFF, a JPEG or a
+/// camera RAW, the open file itself, read in place (`pread`: a TIFF strip by strip or a row of tiles at a
 /// time as the pipeline asks for rows, a JPEG 64 KB at a time as libjpeg asks), so a scan of
 /// hundreds of megabytes, or a photograph's 10–20 MB, is never held whole. The decoders of the
-/// other formats (PNG, WebP, HEIF/AVIF) read from memory.
+/// other formats (PNG, WebP, HEIF/AVIF, GIF) read from memory; libraw reads a RAW through
+/// /proc/self/fd, the same open file.
 ///
 /// The descriptor belongs to the caller, who keeps it open while any decoder of this input
 /// lives, and is answerable for the content not changing meanwhile (the daemon's read lease
@@ -18,20 +19,23 @@ public struct ImageInput: Sendable {
 
     public let storage: Storage
 
-    /// How many bytes of a file's start tell its format (and whether it is read in place).
-    public static let headLength = 64
+    /// How many bytes of a file's start tell its format (and whether it is read in place): a
+    /// TIFF-based camera RAW is told from a TIFF by its first directory, and an SVG's root may
+    /// follow an XML declaration, comments and a doctype (Illustrator's run to a few hundred bytes).
+    public static let headLength = Int(DR_SNIFF_LENGTH)
 
     public init(_ bytes: [UInt8]) { storage = .memory(bytes) }
 
-    /// A file read in place; only a TIFF or a JPEG can be (``readsInPlace(head:)``).
+    /// A file read in place; only a TIFF, a JPEG or a camera RAW can be (``readsInPlace(head:)``).
     public init(descriptor: Int32, size: Int, head: [UInt8]) {
         storage = .file(descriptor: descriptor, size: size, head: Array(head.prefix(Self.headLength)))
     }
 
-    /// Whether a file starting with `head` is read in place rather than into memory: a TIFF or a JPEG.
+    /// Whether a file starting with `head` is read in place rather than into memory: a TIFF, a
+    /// JPEG or a camera RAW (libraw reads it through the descriptor, beside its own images).
     public static func readsInPlace(head: [UInt8]) -> Bool {
         let format = ImageFormat.detect(head)
-        return format == .tiff || format == .jpeg
+        return format == .tiff || format == .jpeg || format == .raw
     }
 
     /// Whether a file starting with `head` may be ``DecodeLimits/inPlaceFactor`` times

@@ -123,6 +123,24 @@ extension OutputEncoding {
         set { self[.frames] = newValue.map { .word($0.rawValue) } }
     }
 
+    /// A PDF input's page, 1-based (``OutputOption/page``).
+    public var page: Int {
+        get { integer(.page)! }
+        set { self[.page] = .integer(newValue) }
+    }
+    /// A PDF input's pages: the one `page` names, or each to its own output.
+    public var pages: VectorPage.Pages {
+        get { choice(.pages) }
+        set { self[.pages] = .word(newValue.rawValue) }
+    }
+    /// The resolution a PDF or SVG input is drawn at.
+    public var dpi: Double {
+        get { self[.dpi]?.number ?? VectorPage.defaultDPI }
+        set { self[.dpi] = .number(newValue) }
+    }
+    /// The page and DPI a PDF or SVG input is drawn at for this output.
+    public var vectorPage: VectorPage { VectorPage(page: page, dpi: dpi) }
+
     /// An encoding with the options given set (the others read as their defaults).
     public init(quality: Int? = nil, progressive: Bool? = nil, chroma: EncodeOptions.Chroma? = nil, bitDepth: Int? = nil,
                 compression: Int? = nil, metadata: MetadataPolicy.Content? = nil, gps: Bool? = nil) {

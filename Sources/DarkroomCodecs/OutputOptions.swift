@@ -80,8 +80,38 @@ extension OutputOption {
          Form(ImageFormat.writableFormats.filter { !$0.canAnimate }, .choice([EncodeOptions.Frames.first.rawValue]),
               default: .word(EncodeOptions.Frames.first.rawValue))])
 
+    // Read-side options: every output decodes its input anew, so they are set per output, and
+    // every format takes them (they apply to the input, whatever the output's format).
+
+    public static let whiteBalance = OutputOption(
+        "white_balance", "A camera RAW input's white balance: as shot (camera), grey world over the image (auto), "
+            + "or the camera's daylight multipliers.",
+        [Form(ImageFormat.writableFormats, .choice(RawDecoding.WhiteBalance.allCases.map(\.rawValue)),
+              default: .word(RawDecoding.WhiteBalance.camera.rawValue))])
+
+    public static let rawPreview = OutputOption(
+        "raw_preview", "A camera RAW input: read its embedded JPEG preview instead of developing the raw data (fast; "
+            + "the camera's own rendering, at the preview's size).",
+        [Form(ImageFormat.writableFormats, .boolean, default: .boolean(false))])
+
+    public static let page = OutputOption(
+        "page", "A PDF input: the page drawn (1 the first; an SVG has one). Applies to PDF and SVG inputs only.",
+        [Form(ImageFormat.writableFormats, .integer(1...1_000_000), default: .integer(1))])
+
+    public static let pages = OutputOption(
+        "pages", "A PDF input: first draws `page` only; all writes one output per page, {page} in the path numbering them. "
+            + "Applies to PDF and SVG inputs only.",
+        [Form(ImageFormat.writableFormats, .choice(VectorPage.Pages.allCases.map(\.rawValue)),
+              default: .word(VectorPage.Pages.first.rawValue))])
+
+    public static let dpi = OutputOption(
+        "dpi", "A PDF or SVG input: the resolution it is drawn at (PDF points are 1/72 inch, SVG user units 1/96); "
+            + "a leading resize draws it at the resize's size instead. Applies to PDF and SVG inputs only.",
+        [Form(ImageFormat.writableFormats, .number(1...2400), default: .number(VectorPage.defaultDPI))])
+
     /// Every output option, in the order the help lists them.
     public static let all: [OutputOption] = [
-        quality, distance, progressive, chroma, bitDepth, compression, lossless, losslessJPEG, effort, speed, tiled, colors, dither, frames, metadata, gps,
+        quality, distance, progressive, chroma, bitDepth, compression, lossless, losslessJPEG, effort, speed, tiled, colors, dither, frames, page, pages, dpi,
+        whiteBalance, rawPreview, metadata, gps,
     ]
 }

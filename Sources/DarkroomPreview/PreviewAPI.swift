@@ -285,7 +285,7 @@ final class PreviewAPI: HTTPHandler, Sendable {
     private static func failure(_ error: ConfigSession.Failure) -> HTTPResponse {
         switch error {
         case .changed:
-            text(.conflict, "the config changed on disk since the chain was opened; open it again (your edits stay on the page)")
+            text(.conflict, "the config changed on disk since the chain was opened.")
         case .config(let message):
             json(["problems": [ChainProblem(step: nil, parameter: nil, message: message)]], status: .unprocessableContent)
         case .invalid(let problems):

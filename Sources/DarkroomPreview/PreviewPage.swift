@@ -46,6 +46,14 @@ button:hover { border-color:var(--accent); }
 figure { margin:0; }
 figure img { max-width:100%; max-height:46vh; display:block; background:repeating-conic-gradient(#ddd 0 25%, #fff 0 50%) 0 0/16px 16px; cursor:crosshair; }
 figcaption { color:var(--muted); font-size:12px; }
+/* The split view: the output laid over the original, cut at the divider (original left of it). */
+#pictures.split { display:block; position:relative; --split:50%; padding-bottom:1.6em; }
+#pictures.split img { width:100%; max-height:none; }
+#pictures.split #fig-original figcaption { display:none; }
+#pictures.split #fig-output { position:absolute; top:0; left:0; width:100%; }
+#pictures.split #output { clip-path:inset(0 0 0 var(--split)); }
+#splitbar { display:flex; gap:.5em; align-items:center; margin:.3em 0; color:var(--muted); }
+#splitbar input[type=range] { flex:1; }
 #region { display:flex; gap:.6em; margin:.6em 0; }
 .loupe { width:256px; height:256px; border:1px solid var(--line); background-repeat:no-repeat; image-rendering:pixelated; }
 pre { background:#f0eee9; padding:.5em; overflow:auto; font-size:12px; white-space:pre-wrap; word-break:break-all; }
@@ -80,9 +88,11 @@ pre { background:#f0eee9; padding:.5em; overflow:auto; font-size:12px; white-spa
   <p class="small" id="empty">Add filters from the catalogue.</p>
 </section>
 <section id="out" aria-label="picture">
+  <div id="splitbar"><label><input type="checkbox" id="split" aria-label="split view"> split view</label>
+    <span id="splitcontrol" hidden>original ◀ <input type="range" id="splitpos" aria-label="split position" min="0" max="100" step="1" value="50"> ▶ output</span></div>
   <div id="pictures">
-    <figure><img id="original" alt="original"><figcaption>original</figcaption></figure>
-    <figure><img id="output" alt="output"><figcaption>output — <span id="time">not rendered yet</span></figcaption></figure>
+    <figure id="fig-original"><img id="original" alt="original"><figcaption>original</figcaption></figure>
+    <figure id="fig-output"><img id="output" alt="output"><figcaption>output — <span id="time">not rendered yet</span></figcaption></figure>
   </div>
   <h2>100 % — click a picture to choose the region</h2>
   <div id="region"><div class="loupe" id="loupe-original" title="original at 100 %"></div><div class="loupe" id="loupe-output" title="output at 100 %"></div></div>
@@ -351,6 +361,12 @@ function updateRegion() {
     loupe.style.backgroundPosition = `${-x}px ${-y}px`;
   }
 }
+function splitView() {
+  $("pictures").classList.toggle("split", $("split").checked);
+  $("splitcontrol").hidden = !$("split").checked;
+  $("pictures").style.setProperty("--split", $("splitpos").value + "%");
+}
+$("split").addEventListener("change", splitView); $("splitpos").addEventListener("input", splitView);
 $("original").addEventListener("click", pick); $("output").addEventListener("click", pick);
 $("original").addEventListener("load", updateRegion); $("output").addEventListener("load", updateRegion);
 
@@ -377,6 +393,13 @@ async function saveChain() {
   const r = await api("/api/config/chain", { watch: opened.watch, output: opened.output, chain: { steps: chain }, sha256: opened.sha256 });
   if (r.status === 200) { opened.sha256 = r.data.sha256; $("saved").textContent = `saved ${r.data.saved} (previous file kept as ${r.data.backup}); ${r.data.reload}`; showProblems([]); }
   else if (r.status === 422) { showProblems(r.data.problems); $("saved").textContent = "not saved: see the errors"; }
+  else if (r.status === 409) {
+    // Someone changed the file: nothing is written, the page's chain stays. The file as it is
+    // now becomes the one a second save checks against, so saving again is a decision.
+    const now = await api(`/api/config/chain?watch=${opened.watch}&output=${opened.output}`);
+    if (now.status === 200) opened.sha256 = now.data.sha256;
+    $("saved").textContent = "not saved: " + r.data.message + " Save again to put this chain into the file as it is now (its other changes stay), or open to load the chain from the file.";
+  }
   else { $("saved").textContent = "not saved: " + (r.data.message || r.status); }
 }
 $("open").addEventListener("click", openChain); $("save").addEventListener("click", saveChain);

@@ -51,8 +51,8 @@ struct CheckCommand: ParsableCommand {
                 + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
-        case .heif:
-            return "heif (not writable: the config reader refuses it)"
+        case .heif, .raw, .pdf, .svg:
+            return "\(output.format.rawValue) (not writable: the config reader refuses it)"
         }
     }
 }

@@ -13,10 +13,14 @@ enum FormatHelpText {
         .jxl: "alpha kept, 16-bit and HDR depths in as 16-bit, orientation from the codestream, an animation's first frame; lossless_jpeg transcodes a JPEG byte-exactly",
         .heif: "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit",
         .tiff: "strips or tiles, grey/RGB/RGBA/CMYK in, the first page",
+        .raw: "camera RAW (.dng .cr2 .cr3 .nef .arw .raf .orf .rw2) developed by libraw: AHD, white_balance, "
+            + "camera matrix to sRGB, half-size when shrunk 2× or more; raw_preview reads the embedded JPEG",
+        .pdf: "a page drawn by poppler on white at dpi, or at a leading resize's size; pages: all writes one output per page",
+        .svg: "drawn by librsvg (gzip'd too) at dpi, 96 user units an inch, or at a leading resize's size; transparency kept; no external file or URL is read",
     ]
 
     /// The order the help lists formats in.
-    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .jxl, .heif, .tiff]
+    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .jxl, .heif, .tiff, .raw, .pdf, .svg]
 
     /// "quality 1–100 (90), progressive (false), …": the options `format` takes.
     static func options(of format: ImageFormat) -> String {

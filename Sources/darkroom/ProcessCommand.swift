@@ -50,7 +50,7 @@ struct ProcessCommand: ParsableCommand {
     var jobs: Int = 1
 
     @ArgumentParser.Argument(parsing: .allUnrecognized,
-                             help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL: read by their content), and output options (below).",
+                             help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL, PDF, SVG: read by their content), and output options (below).",
                              completion: .file(extensions: ImageFormat.allCases.flatMap(\.fileExtensions)))
     var arguments: [String] = []
 
@@ -81,8 +81,8 @@ struct ProcessCommand: ParsableCommand {
             printError("darkroom process: \(problem)")
             throw ExitCode(64)  // EX_USAGE
         }
-        let outputs = zip(targets, encodings).map { target, encoding in
-            OutputConfig(pathTemplate: target.path, format: target.format,
+        let outputs = try zip(targets, encodings).map { target, encoding in
+            OutputConfig(pathTemplate: try Self.numberingPages(target.path, encoding), format: target.format,
                          color: ColorOptions(autoOrient: !noAutoOrient, target: color, intent: intent),
                          encoding: encoding, chain: spec)
         }
@@ -130,6 +130,16 @@ struct ProcessCommand: ParsableCommand {
             throw ValidationError("-o \(output): cannot tell the format from the extension; use " + ImageFormat.writableFormats.map { "." + $0.fileExtension }.joined(separator: ", ") + ", or --format")
         }
         return (absolute, fmt)
+    }
+
+    /// With `--pages all` each page of a PDF is its own file: a folder's `{stem}.ext` becomes
+    /// `{stem}-{page}.ext`; a file named by -o must hold `{page}`.
+    private static func numberingPages(_ path: String, _ encoding: OutputEncoding) throws -> String {
+        guard encoding.pages == .all, !path.contains("{page}") else { return path }
+        if let range = path.range(of: "/{stem}.", options: .backwards) {
+            return path.replacingCharacters(in: range, with: "/{stem}-{page}.")
+        }
+        throw ValidationError("--pages all writes one file per page; put {page} in -o, e.g. out/page-{page}.png")
     }
 
     private static func writeReport(_ report: JobReport, for input: String, into folder: String) throws {

@@ -5,8 +5,9 @@ import XCTest
 /// Every entry of the output options' table is a config key: read where its format takes it,
 /// refused with the formats it applies to elsewhere, its bad values named with what it takes.
 final class OutputOptionKeysTests: XCTestCase {
-    private func yaml(_ format: ImageFormat, _ key: String, _ value: String) -> String {
-        "watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.\(format.fileExtension)', \(key): \(value) }]\n"
+    /// `{page}` in the path when `pages: all` might be written (it needs one).
+    private func yaml(_ format: ImageFormat, _ key: String, _ value: String, pagePlaceholder: Bool = false) -> String {
+        "watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}\(pagePlaceholder ? "-{page}" : "").\(format.fileExtension)', \(key): \(value) }]\n"
     }
 
     /// A value each form takes (not its default, so reading it is seen).
@@ -26,7 +27,7 @@ final class OutputOptionKeysTests: XCTestCase {
             for form in option.forms {
                 for format in form.formats {
                     let (text, value) = sample(form.kind)
-                    let yaml = yaml(format, option.name, text)
+                    let yaml = yaml(format, option.name, text, pagePlaceholder: true)
                     let encoding = try parse(yaml).watches[0].outputs[0].encoding
                     XCTAssertEqual(encoding[option], value, "\(option.name): \(text) for \(format)")
                 }

@@ -40,8 +40,9 @@ final class JobReportTests: XCTestCase {
         let output = try XCTUnwrap((json["outputs"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "nodes",
                                           "peak_pixel_bytes", "estimated_pixel_bytes", "shrink_on_load", "conflict",
-                                          "orientation_applied", "color_converted_from", "frames"])
+                                          "orientation_applied", "color_converted_from", "frames", "page"])
         XCTAssertTrue(output["conflict"] is NSNull, "no conflict is null, not a missing key")
+        XCTAssertTrue(output["page"] is NSNull, "a raster input draws no page: null, not a missing key")
         XCTAssertEqual(output["seed"] as? Int, 42)
         let step = try XCTUnwrap((output["chain"] as? [[String: Any]])?.first)
         XCTAssertEqual(step["filter"] as? String, "sepia")

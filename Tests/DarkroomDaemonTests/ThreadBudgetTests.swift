@@ -109,6 +109,30 @@ final class ThreadBudgetTests: XCTestCase {
         }
     }
 
+    /// libraw's OpenMP loops (Debian builds it with OpenMP) run on the calling thread alone while
+    /// every slot is taken, and on one more with one slot free. libgomp keeps its threads parked
+    /// once started, so the run with no slot free comes first.
+    func testARawDecodeRunsNoMoreOpenMPThreadsThanTheFreeSlots() throws {
+        let folder = TemporaryFolder()
+        try DNGFile.make(["--synthetic", "512x384", folder.file("photo.dng")])
+        let bytes = try FileIO.read(folder.file("photo.dng"))
+        let slots = ComputeSlots.shared
+        let held = slots.tryAcquire(upTo: slots.count)
+        XCTAssertEqual(held, slots.count, "another test holds slots")
+        defer { slots.release(held) }
+        for free in [0, min(1, slots.count)] {
+            slots.release(free)
+            let sampler = ThreadSampler()
+            usleep(2000)
+            let before = ThreadSampler.threads()
+            let decoder = try ImageDecoder(bytes)
+            let most = sampler.stop()
+            XCTAssertEqual(decoder.size.width, 512)
+            XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode gave its slots back")
+            XCTAssertLessThanOrEqual(most - before, free, "with \(free) slots free: \(most - before) threads started")
+        }
+    }
+
     /// A HEIC, a TIFF read in place and a file being hashed at once: never more threads than
     /// the slots plus each job's allowance (one decoder helper, one hashing thread) plus the
     /// test's own three.
@@ -148,5 +172,28 @@ final class ThreadBudgetTests: XCTestCase {
         XCTAssertEqual(failures.current, [])
         let allowance = 3 /* jobs */ * 2 /* decoder helper + hashing thread */
         XCTAssertLessThanOrEqual(most - before, ComputeSlots.shared.count + allowance + 3 /* the test's job threads */)
+    }
+
+    /// An SVG with a blur filter (librsvg runs filters on rayon's pool) and a PDF page: at most
+    /// one helper thread beside the caller, whatever the core count.
+    func testAnSVGFilterAndAPDFPageRunAtMostOneHelper() throws {
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="1500" height="1500"><defs><filter id="b">"#
+            + #"<feGaussianBlur stdDeviation="30"/></filter></defs><g filter="url(#b)"><rect x="100" y="100" width="1300" "#
+            + #"height="1300" fill="red"/><circle cx="750" cy="750" r="500" fill="blue"/></g></svg>"#
+        let pdf = [UInt8](try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../DarkroomCodecsTests/Fixtures/pages.pdf").standardized))
+        for (name, bytes) in [("svg", Array(svg.utf8)), ("pdf", pdf)] {
+            let sampler = ThreadSampler()
+            usleep(2000)
+            let before = ThreadSampler.threads()
+            let decoder = try ImageDecoder(bytes)
+            let rows = UnsafeMutablePointer<Pixel>.allocate(capacity: decoder.size.width * decoder.size.height)
+            defer { rows.deallocate() }
+            try decoder.readRows(count: decoder.size.height, into: rows, stride: decoder.size.width)
+            let most = sampler.stop()
+            XCTAssertGreaterThan(rows[decoder.size.width * (decoder.size.height / 2) + decoder.size.width / 2][3], 0.5,
+                                 "\(name): drawn")
+            XCTAssertLessThanOrEqual(most - before, 1, "\(name): \(most - before) threads started")
+        }
     }
 }

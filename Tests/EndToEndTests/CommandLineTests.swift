@@ -144,7 +144,7 @@ final class CommandLineTests: XCTestCase {
         let formats = try darkroom(["filters", "--formats"])
         XCTAssertEqual(formats.status, 0, formats.stderr)
         for line in ["webp  in, out", "avif  in, out", "tiff  in, out", "heif  in ", "lossless (false)", "speed 0–9 (5)",
-                     "compression none|lzw|deflate|jpeg", "bit_depth 8|10"] {
+                     "compression none|lzw|deflate|jpeg", "bit_depth 8|10", "raw   in ", "white_balance camera|auto|daylight (camera)"] {
             XCTAssertTrue(formats.stdout.contains(line), "\(line) in \(formats.stdout)")
         }
         XCTAssertTrue(try darkroom(["filters"]).stdout.contains("webp  in, out"), "the plain listing ends with the formats")
@@ -162,7 +162,8 @@ final class CommandLineTests: XCTestCase {
             """.utf8))
         let check = try darkroom(["check", s.path("formats.yaml")])
         XCTAssertEqual(check.status, 0, check.stderr)
-        for line in ["*.webp *.gif *.avif *.jxl *.heic *.heif *.tif *.tiff (each read by its content)", "{stem}.webp: webp, lossless, effort 4",
+        for line in ["*.webp *.gif *.avif *.jxl *.heic *.heif *.tif *.tiff *.dng *.cr2 *.cr3 *.nef *.arw *.raf *.orf *.rw2 *.pdf *.svg (each read by its content)",
+                     "{stem}.webp: webp, lossless, effort 4",
                      "{stem}.jxl: jxl, distance 2.35, effort 5", "{stem}-archive.jxl: jxl, JPEG inputs transcoded losslessly (lossless_jpeg), effort 7",
                      "{stem}.avif: avif, quality 50, speed 7, 8-bit",
                      "{stem}-deep.avif: avif, quality 90, speed 5, 10-bit", "{stem}.tif: tiff, deflate compression, tiled"] {

@@ -28,6 +28,26 @@ final class PreviewBrowserTests: XCTestCase {
         try withPreview(arguments: { ["--config", $0.file("config.yaml")] }) { try $0.run("safety") }
     }
 
+    func testRandomWithTheSeedOnThePageDrawsAsProcessWithThatSeed() throws {
+        try withPreview { try $0.run("random") }
+    }
+
+    func testMovingAStepAndSwitchingOneOffChangeThePictureAsProcessDoes() throws {
+        try withPreview { try $0.run("reorder") }
+    }
+
+    func testSplitViewShowsTheOriginalLeftOfTheDividerAndTheOutputRight() throws {
+        try withPreview { try $0.run("split") }
+    }
+
+    func testSaveIsRefusedWith409WhenTheConfigChangedOnDiskAndASecondSaveKeepsTheOtherChange() throws {
+        try withPreview(arguments: { ["--config", $0.file("config.yaml"), "--watch", "photos", "--output", "1"] }) { try $0.run("conflict") }
+    }
+
+    func testTheFilePickerOffersOnlyFilesInsideAndOtherPathsAreRefused() throws {
+        try withPreview(arguments: { ["--config", $0.file("config.yaml")] }) { try $0.run("assets") }
+    }
+
     func testPreviewRefusesAWatchTheConfigLacks() throws {
         let folder = try scratch()
         let result = try darkroom(["preview", "--config", folder.file("config.yaml"), "--watch", "nope"])
@@ -41,12 +61,15 @@ final class PreviewBrowserTests: XCTestCase {
     struct Preview {
         let url: String
         let folder: TemporaryFolder
+        /// A folder outside every folder the preview may read, holding `logo.png`.
+        let outside: TemporaryFolder
         let image: String
 
         func run(_ scenario: String) throws {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/preview_check.py").path
             var arguments = [script, scenario, "--url", url, "--darkroom", try DaemonProcess.binaryPath(),
-                             "--image", image, "--config", folder.file("config.yaml"), "--scratch", folder.path]
+                             "--image", image, "--config", folder.file("config.yaml"), "--scratch", folder.path,
+                             "--outside", outside.path]
             if let shot = ProcessInfo.processInfo.environment["DARKROOM_PREVIEW_SCREENSHOT"] { arguments += ["--screenshot", shot] }
             let result = try runProgram("/usr/bin/env", ["python3"] + arguments)
             XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
@@ -94,6 +117,9 @@ final class PreviewBrowserTests: XCTestCase {
         let selenium = try runProgram("/usr/bin/env", ["python3", "-c", "import selenium"])
         try TestEnvironment.require(selenium.status == 0, "Selenium for python3 (scripts/install-deps.sh)")
         let folder = try scratch()
+        let outside = TemporaryFolder(prefix: "darkroom-preview-outside")
+        FileManager.default.createFile(atPath: outside.file("logo.png"), contents: Data(try picture(width: 20, height: 20, format: .png)))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("outlink.png"), withDestinationPath: outside.file("logo.png"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
         process.arguments = ["preview"] + arguments(folder) + [folder.file("photo.png")]
@@ -115,6 +141,6 @@ final class PreviewBrowserTests: XCTestCase {
         let line = String(decoding: printed, as: UTF8.self)
         let url = try XCTUnwrap(line.range(of: "http://127.0.0.1:[0-9]+/\\?token=[0-9a-f]{64}", options: .regularExpression).map { String(line[$0]) },
                                 "darkroom preview printed: \(line)")
-        try body(Preview(url: url, folder: folder, image: folder.file("photo.png")))
+        try body(Preview(url: url, folder: folder, outside: outside, image: folder.file("photo.png")))
     }
 }

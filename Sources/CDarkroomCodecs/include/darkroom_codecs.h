@@ -43,11 +43,21 @@ typedef enum {
     DR_FORMAT_HEIF = 5, /* HEIC and other HEIF brands */
     DR_FORMAT_AVIF = 6,
     DR_FORMAT_GIF = 7,
-    DR_FORMAT_JXL = 8  /* JPEG XL: a bare codestream or the ISOBMFF container */
+    DR_FORMAT_JXL = 8,  /* JPEG XL: a bare codestream or the ISOBMFF container */
+    DR_FORMAT_RAW = 11, /* camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2…), read through libraw */
+    DR_FORMAT_PDF = 16, /* read only: a page rendered by poppler (vector.c) */
+    DR_FORMAT_SVG = 17  /* read only: rendered by librsvg, gzip'd or not */
 } dr_format;
 
-/* The format `bytes` start with, by their signature (0: none darkroom reads). */
+/* The format `bytes` start with, by their signature (0: none darkroom reads). It looks at no
+ * more than the first DR_SNIFF_LENGTH bytes (a TIFF-based camera RAW is told from an ordinary
+ * TIFF by its first directory), so a file's head of that length gives the same answer as the
+ * whole file. */
 int dr_sniff(const unsigned char *bytes, size_t length);
+#define DR_SNIFF_LENGTH 4096
+
+/* PDF ("%PDF-") or SVG (an <svg> root after the XML prolog; gzip'd too), else 0 (vector_sniff.c). */
+int dr_sniff_vector(const unsigned char *bytes, size_t length);
 
 typedef enum {
     DR_SPACE_GRAY = 1,
@@ -87,6 +97,10 @@ typedef struct {
     int pages;         /* TIFF pages, WebP frames; 1 for everything else */
     int orientation;   /* the format's own orientation tag (TIFF Orientation); 0: the EXIF's */
     int oriented;      /* HEIF/AVIF: the decoder turns the image upright itself (irot/imir) */
+    /* PDF and SVG: each page's width and height in points (1/72 inch), `pages` pairs, malloc'd
+     * (dr_info_free releases them); width and height above are the page asked for at its DPI. */
+    double *page_sizes;
+    int preview_width, preview_height; /* camera RAW: its embedded JPEG preview's size (0: none) */
 } dr_info;
 
 /* Frees what a dr_info owns (its ICC profile). */
@@ -118,7 +132,29 @@ typedef struct {
      * profile leaves the samples as they are, with a warning (dr_reader_warning). */
     int convert_to_srgb;
     int intent;
+    /* PDF and SVG: the page (1-based; 0 is the first) at `dpi` (0: DR_DEFAULT_DPI), whose
+     * width × height is checked against max_pixels; rendered at render_width × render_height
+     * pixels instead when those are set (a following resize's size). */
+    int page;
+    double dpi;
+    int render_width, render_height;
+    /* Camera RAW (raw.c): with shrink 2 or more, libraw's half-size decode (a pixel from each
+     * 2×2 block of the sensor, no demosaicing); the white balance (DR_RAW_WB_*); 16-bit rows
+     * instead of 8-bit; the embedded JPEG preview instead of the raw data (shrink then as a
+     * JPEG's). */
+    int raw_white_balance;
+    int raw_sixteen_bit;
+    int raw_preview;
 } dr_read_options;
+
+/* The resolution a PDF or SVG page is rendered at when none is asked for. */
+#define DR_DEFAULT_DPI 150
+/* The most bytes of a PDF or SVG page drawn at once (cairo ARGB; at least 16 rows). */
+#define DR_VECTOR_BAND_BYTES (16L << 20)
+
+/* Camera RAW white balances: as shot (the camera's multipliers), grey world over the image,
+ * or daylight (the camera's D65 multipliers). */
+enum { DR_RAW_WB_CAMERA = 0, DR_RAW_WB_AUTO = 1, DR_RAW_WB_DAYLIGHT = 2 };
 
 /* Rendering intents (the lcms ones darkroom offers). */
 enum { DR_INTENT_PERCEPTUAL = 0, DR_INTENT_RELATIVE = 1 };
@@ -145,10 +181,11 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
                          dr_info *info, dr_reader **reader, char *message, size_t message_capacity);
 
 /*
- * The same for a TIFF or a JPEG read in place: through the open descriptor `fd` (pread, at no
- * particular offset, so the descriptor's own offset is left alone), `length` bytes long, a TIFF
- * strip by strip (or a row of tiles at a time) as rows are asked for, a JPEG 64 KB at a time as
- * libjpeg asks, so the file is never held whole. Read rows with dr_reader_read_rows and NULL
+ * The same for a TIFF, a JPEG or a camera RAW read in place: through the open descriptor `fd`
+ * (pread, at no particular offset, so the descriptor's own offset is left alone), `length` bytes
+ * long, a TIFF strip by strip (or a row of tiles at a time) as rows are asked for, a JPEG 64 KB at
+ * a time as libjpeg asks, a RAW by libraw through /proc/self/fd/N (the same file), so the file is
+ * never held whole. Read rows with dr_reader_read_rows and NULL
  * bytes. Other formats are refused (DR_UNSUPPORTED): they are read from memory.
  */
 dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t message_capacity);

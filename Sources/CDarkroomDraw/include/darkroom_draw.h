@@ -7,8 +7,8 @@
 
 
 /* What a drawing needs loaded: cairo (shapes, gradients, scaled images), Pango (text, with
-   cairo and GLib), librsvg (SVG, with cairo and GLib). */
-enum { DR_NEEDS_CAIRO = 1, DR_NEEDS_PANGO = 2, DR_NEEDS_RSVG = 4 };
+   cairo and GLib), librsvg (SVG, with cairo and GLib), poppler-glib (PDF, with cairo and GLib). */
+enum { DR_NEEDS_CAIRO = 1, DR_NEEDS_PANGO = 2, DR_NEEDS_RSVG = 4, DR_NEEDS_POPPLER = 8 };
 
 /* Loads the libraries `needs` names, with dlopen, once per process: nothing links them, so a
    process that never draws never maps them (libraries.h). 0, or -1 with a message naming the
@@ -160,5 +160,42 @@ int dr_text_measure(const dr_text *text, int *w, int *h, char *msg, size_t msg_s
 
 /* Draws the text's box onto the transparent buffer `out` of w × h pixels (from dr_text_measure). */
 int dr_text_render(const dr_text *text, int w, int h, uint32_t *out, char *msg, size_t msg_size);
+
+/* A PDF page (poppler-glib) or an SVG document (librsvg) rendered a band of rows at a time
+   (vector_document.c), for the codecs' PDF and SVG readers. The document keeps its own copy of
+   a PDF's bytes; an SVG is parsed when opened. librsvg is given no base file, so it loads no
+   image, stylesheet or entity outside the document (data: URLs only). */
+typedef struct dr_vector_document dr_vector_document;
+
+enum { DR_VECTOR_PDF = 1, DR_VECTOR_SVG = 2 };
+
+/* Why dr_vector_open failed. */
+enum {
+    DR_VECTOR_NO_LIBRARY = 1, /* poppler-glib or librsvg cannot be loaded */
+    DR_VECTOR_DAMAGED = 2,    /* the library refused the document */
+    DR_VECTOR_ENCRYPTED = 3,  /* a PDF that needs a password */
+    DR_VECTOR_NO_SIZE = 4,    /* an SVG that states no width, height or viewBox */
+    DR_VECTOR_NO_MEMORY = 5
+};
+
+/* 0, or one of the reasons above with a message. */
+int dr_vector_open(int kind, const uint8_t *data, size_t length, dr_vector_document **document, char *msg,
+                   size_t msg_size);
+void dr_vector_close(dr_vector_document *document);
+
+/* Pages of a PDF; 1 for an SVG. */
+int dr_vector_page_count(const dr_vector_document *document);
+
+/* The size of page `page` (1-based) in points, 1/72 inch, as displayed (a PDF's /Rotate
+   applied); an SVG's intrinsic size, its user units taken at 96 per inch. 0, or -1. */
+int dr_vector_page_size(dr_vector_document *document, int page, double *width, double *height, char *msg,
+                        size_t msg_size);
+
+/* Renders rows `y0` ..< `y0 + rows` of page `page` drawn `width` × `height` pixels (the page
+   scaled to fill it) into `out`: cairo ARGB32 pixels (premultiplied, native-endian words),
+   `stride` bytes a row, `width` a row. A PDF page is painted on white first, as paper; an SVG's
+   background stays transparent. Only the band is rasterised (cairo clips to it). 0, or -1. */
+int dr_vector_render_band(dr_vector_document *document, int page, int width, int height, int y0, int rows,
+                          uint32_t *out, size_t stride, char *msg, size_t msg_size);
 
 #endif

@@ -20,6 +20,13 @@ extension ConfigDecoder {
            let problem = JPEGTranscoding.chainProblem(filters: chain.steps.map(\.name)) {
             error(node.mark, f.path("lossless_jpeg"), problem)
         }
+        if encoding.pages == .all, let template, !OutputTemplate.placeholders(in: template).contains("page"), let node = f["pages"] {
+            error(node.mark, f.path("pages"), "pages: all writes one file per page of a PDF; put {page} in the path, "
+                  + "e.g. " + ConfigPath.standardize(template + "/..") + "/{stem}-{page}.png")
+        }
+        if encoding.pages == .all, let node = f["page"] {
+            error(node.mark, f.path("page"), "page names one page and pages: all asks for every page; give one of them")
+        }
         guard let template, let format else { return nil }
         return (OutputConfig(pathTemplate: template, format: format, color: color, encoding: encoding, chain: chain), f.mark("path"))
     }

@@ -3,9 +3,10 @@ import Foundation
 /// The placeholders an output path may hold, filled in for each input:
 /// `{stem}` (input file name without extension), `{name}` (with it), `{ext}` (the input's
 /// extension, without the dot), `{watch}` (the watch's name) and `{dir}` (the folder of the
-/// input below the watched folder, empty at its top; `a/b` for `a/b/x.jpg`).
+/// input below the watched folder, empty at its top; `a/b` for `a/b/x.jpg`) and `{page}` (the
+/// page of a PDF input, 1 for every other input; with `pages: all` each page's own number).
 public enum OutputTemplate {
-    public static let placeholders = ["stem", "name", "ext", "watch", "dir"]
+    public static let placeholders = ["stem", "name", "ext", "watch", "dir", "page"]
 
     /// The names written in braces in `template`, in order.
     static func placeholders(in template: String) -> [String] {
@@ -23,7 +24,8 @@ public enum OutputTemplate {
     /// watched folder (`a/b/x.jpg`). With `mirrorFolders` (a recursive watch) a template without
     /// `{dir}` gets the input's folder inserted before its file name, so `a/x.jpg` and `b/x.jpg`
     /// do not write the same output.
-    public static func render(_ template: String, relativePath: String, watch: String, mirrorFolders: Bool = false) -> String {
+    public static func render(_ template: String, relativePath: String, watch: String, mirrorFolders: Bool = false,
+                              page: Int = 1) -> String {
         let name = ConfigPath.lastComponent(of: relativePath)
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
@@ -38,6 +40,7 @@ public enum OutputTemplate {
             .replacingOccurrences(of: "{ext}", with: ext)
             .replacingOccurrences(of: "{watch}", with: watch)
             .replacingOccurrences(of: "{dir}", with: dir)
+            .replacingOccurrences(of: "{page}", with: String(page))
         // An empty {dir} leaves "//": one slash, as the path means.
         while filled.contains("//") { filled = filled.replacingOccurrences(of: "//", with: "/") }
         return filled
@@ -70,7 +73,7 @@ public enum OutputTemplate {
 extension OutputConfig {
     /// Where this output goes for an input at `relativePath` below the folder of the watch named
     /// `watch` (a plain file name outside a watch); `mirrorFolders` for recursive watches.
-    public func path(forInput relativePath: String, watch: String, mirrorFolders: Bool = false) -> String {
-        OutputTemplate.render(pathTemplate, relativePath: relativePath, watch: watch, mirrorFolders: mirrorFolders)
+    public func path(forInput relativePath: String, watch: String, mirrorFolders: Bool = false, page: Int = 1) -> String {
+        OutputTemplate.render(pathTemplate, relativePath: relativePath, watch: watch, mirrorFolders: mirrorFolders, page: page)
     }
 }

@@ -208,7 +208,8 @@ struct SmartResize: AnalysisFilter, SourceShrinkable {
     // An analysis stage first in a chain may start from a shrunk source, as the resize would.
     func outputSize(for input: Size) -> Size { resize.outputSize(for: input) }
     func plan(for input: Size) -> KernelPlan { resize.plan(for: input) }
-    func sourceShrinkFactor(for source: Size) -> Int { resize.sourceShrinkFactor(for: source) }
+    func sourceReduction(for source: Size) -> Double { resize.sourceReduction(for: source) }
+    func sourceRenderSize(for source: Size) -> Size { resize.sourceRenderSize(for: source) }
     func forShrunkSource(original: Size, shrunk: Size) -> SmartResize {
         SmartResize(resize: resize.forShrunkSource(original: original, shrunk: shrunk))
     }

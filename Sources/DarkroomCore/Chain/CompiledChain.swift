@@ -102,9 +102,21 @@ public struct CompiledChain: Sendable {
     /// How much a loader may shrink a source of `source` before this chain (1, 2, 4 or 8): its
     /// first stage decides, when it is ``SourceShrinkable`` (a resize, or a smart cover resize
     /// still to be measured).
-    public func sourceShrinkFactor(for source: Size) -> Int {
+    public func sourceShrinkFactor(for source: Size) -> Int { shrinkOnLoadFactor(forReduction: sourceReduction(for: source)) }
+
+    /// By how much the chain's first stage reduces a source of `source` (1 when it does not
+    /// shrink, or is not ``SourceShrinkable``): a loader with other shrink steps than JPEG's
+    /// (camera RAW's half-size decode) chooses from it.
+    public func sourceReduction(for source: Size) -> Double {
         guard !readsChainSource, let first = shrinkableFirst else { return 1 }
-        return first.sourceShrinkFactor(for: source)
+        return first.sourceReduction(for: source)
+    }
+
+    /// The size a loader that draws its source (PDF, SVG) renders a source of `source` at before
+    /// this chain: its first stage's picture when that is ``SourceShrinkable``, else `source`.
+    public func sourceRenderSize(for source: Size) -> Size {
+        guard !readsChainSource, let first = shrinkableFirst, source.area > 0 else { return source }
+        return first.sourceRenderSize(for: source)
     }
 
     /// The chain for a source decoded at `shrunk` instead of `original`, with the same output.

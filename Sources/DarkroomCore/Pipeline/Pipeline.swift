@@ -122,11 +122,11 @@ public struct Pipeline: Sendable {
     ///   - cropOnLoad: whether the source can deliver a part of the image (a leading `crop` then
     ///     costs nothing: JPEG skips those rows and columns without decoding them).
     ///   - bandHeight: rows per band; smaller bands hold less memory, larger ones cost less
-    ///     bookkeeping. 32 rows of a 5000-pixel-wide image are 2.5 MB of float.
+    ///     bookkeeping. 32 rows of a 5000-pixel-wide image are 2.5 MB of float. Widened where a
+    ///     kernel reads far above or below its output (``BandPlan/bandHeight(for:requested:)``).
     public init(chain: CompiledChain, source: SourceTraits, cropOnLoad: Bool = true, bandHeight: Int = 32) {
         precondition(bandHeight > 0)
         self.traits = source
-        self.bandHeight = bandHeight
         var stages = chain.stages[...]
         var crop: Rect?
         var sourceNames = ["decode"]
@@ -190,6 +190,7 @@ public struct Pipeline: Sendable {
                               size: nodes[0].size, names: names))
         }
         self.nodes = nodes
+        self.bandHeight = BandPlan.bandHeight(for: nodes, requested: bandHeight)
         rgb8Reader = Self.rgb8Reader(nodes, source)
         rgb8Writer = Self.rgb8Writer(nodes, reader: rgb8Reader)
     }

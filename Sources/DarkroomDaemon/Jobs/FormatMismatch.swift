@@ -25,6 +25,9 @@ extension ImageFormat {
         case .heif: "HEIF"
         case .avif: "AVIF"
         case .jxl: "JPEG XL"
+        case .raw: "camera RAW"
+        case .pdf: "PDF"
+        case .svg: "SVG"
         }
     }
 }

@@ -109,7 +109,7 @@ final class InputFile: Sendable {
             case .system(let e): throw .system(e)
             }
         }
-        return InputFile(descriptor: fd, content: ImageInput(bytes), digest: ContentDigest(known: SHA256.hex(bytes)),
+        return InputFile(descriptor: fd, content: ImageInput(bytes), digest: ContentDigest(bytes: bytes),
                          status: FileStatus(st), leased: leased)
     }
 
@@ -136,7 +136,7 @@ final class InputFile: Sendable {
     func sha256() throws(FileError) -> String { try digest.value() }
 
     deinit {
-        _ = try? digest.value()  // the hashing thread reads the descriptor until then
+        digest.finishReading()  // the hashing thread reads the descriptor until then
         close(descriptor)
     }
 

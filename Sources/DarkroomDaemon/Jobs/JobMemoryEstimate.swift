@@ -11,7 +11,8 @@ import DarkroomCore
 /// A PNG that may be written as a palette adds the rows its encoder keeps, a progressive or
 /// Huffman-optimised JPEG libjpeg's coefficient buffer, a WebP or AVIF output its whole picture;
 /// a WebP or HEIF/AVIF input adds its decoded image (their libraries decode whole images), a GIF
-/// its canvas. An animation adds one frame's worth on each side, whatever its frame count.
+/// its canvas, a camera RAW libraw's raw and developed images (a quarter of the latter for a
+/// half-size decode). An animation adds one frame's worth on each side, whatever its frame count.
 enum JobMemoryEstimate {
     static func bytes(for plan: JobPlan, executor: StripExecutor) -> Int {
         bytes(for: plan, pixelBytes: pixelBytes(for: plan, executor: executor))
@@ -28,7 +29,7 @@ enum JobMemoryEstimate {
             return pixels
                 + ImageEncoder.heldBytes(size: output.pipeline.outputSize, options: options,
                                          traits: output.rendering.outputTraits)
-                + ImageDecoder.heldBytes(header: plan.header)
+                + ImageDecoder.heldBytes(header: output.rendering.raw.source(plan.header), shrink: output.rendering.shrink)
         }.max() ?? 0
     }
 

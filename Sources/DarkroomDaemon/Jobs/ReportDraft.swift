@@ -68,5 +68,10 @@ struct ReportDraft {
             orientationApplied: rendered.orientationApplied, colorConvertedFrom: rendered.colorConvertedFrom,
             estimatedPixelBytes: estimatedPixelBytes))
         outputs[outputs.count - 1].frames = rendered.framesOut
+        if let page = rendered.vector {
+            let size = page.renderSize ?? Size(width: rendered.size.width, height: rendered.size.height)
+            outputs[outputs.count - 1].page = .init(number: page.page, dpi: page.dpi, renderedWidth: size.width,
+                                                    renderedHeight: size.height)
+        }
     }
 }

@@ -160,6 +160,25 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// The frames written: the input's `pages` for an animated GIF or WebP written as an
         /// animation, 1 otherwise. Nil only in reports from before it.
         public var frames: Int?
+        /// A PDF or SVG input: the page drawn, at what DPI, and the size it was rendered at
+        /// (a leading resize's picture, or the page at its DPI). Nil for other inputs.
+        public var page: Page?
+
+        /// How a PDF or SVG page was drawn for an output.
+        public struct Page: Codable, Sendable, Equatable {
+            public var number: Int
+            public var dpi: Double
+            public var renderedWidth: Int
+            public var renderedHeight: Int
+
+            public init(number: Int, dpi: Double, renderedWidth: Int, renderedHeight: Int) {
+                (self.number, self.dpi, self.renderedWidth, self.renderedHeight) = (number, dpi, renderedWidth, renderedHeight)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case number, dpi, renderedWidth = "rendered_width", renderedHeight = "rendered_height"
+            }
+        }
 
         public init(path: String, format: String, width: Int, height: Int, bytes: Int,
                     chain: [ChainStep], seed: UInt64, nodes: [Node], peakPixelBytes: Int, shrinkOnLoad: Int,
@@ -176,7 +195,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             case path, format, width, height, bytes, chain, seed, nodes
             case peakPixelBytes = "peak_pixel_bytes", estimatedPixelBytes = "estimated_pixel_bytes"
             case shrinkOnLoad = "shrink_on_load", conflict
-            case orientationApplied = "orientation_applied", colorConvertedFrom = "color_converted_from", frames
+            case orientationApplied = "orientation_applied", colorConvertedFrom = "color_converted_from", frames, page
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -196,6 +215,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(orientationApplied, forKey: .orientationApplied)
             try c.encode(colorConvertedFrom, forKey: .colorConvertedFrom)
             try c.encode(frames, forKey: .frames)
+            try c.encode(page, forKey: .page)
         }
     }
 

@@ -47,8 +47,16 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "With --html: the longest side of a thumbnail, in pixels (32-1024).")
     var thumbnailSize = 160
 
+    @Option(help: ArgumentHelp("With --html: keep thumbnails here between runs, by the files' content (default: $XDG_CACHE_HOME/darkroom/thumbnails, else ~/.cache/darkroom/thumbnails).",
+                               valueName: "folder"), completion: .directory)
+    var thumbnailCache: String?
+
+    @Flag(help: "With --html: make every thumbnail anew and keep none.")
+    var noThumbnailCache = false
+
     func validate() throws {
         if html != nil && (failed || json || paths) { throw ValidationError("--html writes a page: it cannot be combined with --failed, --paths or --json") }
+        if noThumbnailCache && thumbnailCache != nil { throw ValidationError("--thumbnail-cache and --no-thumbnail-cache cannot be combined: choose one") }
         if !(32...1024).contains(thumbnailSize) { throw ValidationError("--thumbnail-size must be from 32 to 1024, got \(thumbnailSize)") }
         if paths && !failed { throw ValidationError("--paths lists failed files: use it with --failed") }
         if paths && json { throw ValidationError("--paths and --json cannot be combined: choose one output") }
@@ -82,7 +90,8 @@ struct ReportCommand: ParsableCommand {
                 }
                 closedir(dir)
             }
-            let sheet = try ContactSheetFile(path: html, thumbnailSize: thumbnailSize)
+            let cacheFolder = noThumbnailCache ? nil : thumbnailCache.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? ThumbnailCache.defaultFolder()
+            let sheet = try ContactSheetFile(path: html, thumbnailSize: thumbnailSize, cache: cacheFolder.map(ThumbnailCache.init))
             let unreadable = try eachReport(in: folders, as: JobReport.self, cutoff: cutoff) { sheet.add($0) }
             try sheet.finish(folders: folders, since: cutoff, unreadable: unreadable, locator: locator)
             return

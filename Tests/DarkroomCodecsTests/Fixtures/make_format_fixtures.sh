@@ -27,3 +27,7 @@ src, br = open('noise_transcoded.jxl', 'rb').read(), open(sys.argv[1], 'rb').rea
 box = (12 + len(br)).to_bytes(4, 'big') + b'brobExif' + br
 open('exif_brotli_bomb.jxl', 'wb').write(src[:32] + box + src[32:])  # after the signature and ftyp boxes
 PY
+# A small DNG with a JPEG preview (scripts/make-dng.py, tifffile from PyPI): seeds RAW fuzzing.
+vips resize noise.jpg "$tmp/raw.ppm" 0.75
+vips thumbnail noise.jpg "$tmp/raw_preview.jpg" 24 --export-profile none
+python3 ../../../scripts/make-dng.py "$tmp/raw.ppm" raw.dng --gains 0.6,1,0.8 --preview "$tmp/raw_preview.jpg"

@@ -7,7 +7,7 @@ import XCTest
 /// clip feathers against the exact Gaussian, computed here in double with a kernel cut at 6σ
 /// (where less than 2e-9 of it is left): at least 45 dB (PSNR, full scale 1) on a photo-like
 /// image and on hard edges, at small and large sigma, on both sides of the switch from sampled
-/// taps to boxes.
+/// taps to boxes (sigma 16 for colour, 4 for a shadow's alpha).
 final class GaussianAccuracyTests: XCTestCase {
     /// Separable convolution with the edges extended (what the filter documents), in double.
     /// With `transparentEdges`, pixels past the edges are transparent black instead (a shadow's
@@ -94,16 +94,61 @@ final class GaussianAccuracyTests: XCTestCase {
     func testSmallSigmaIsTheSampledKernel() throws {
         try check(sigma: 1, width: 40, height: 30)
         try check(sigma: 3.9, width: 64, height: 48)
+        try check(sigma: 11.5, width: 120, height: 90)
     }
 
     func testBoxesFromTheSwitchOn() throws {
-        XCTAssertEqual(GaussianBlur.boxCascadeSigma, 4)
-        try check(sigma: 4, width: 80, height: 60)
-        try check(sigma: 11.5, width: 120, height: 90)
+        XCTAssertEqual(GaussianBlur.colourBoxCascadeSigma, 16)
+        try check(sigma: 16, width: 110, height: 80)
+        try check(sigma: 19.5, width: 120, height: 90)
     }
 
     func testLargeSigma() throws {
         try check(sigma: 30, width: 170, height: 120)
+        // The image smaller than the blur's reach: the extended edges weigh in everywhere.
+        try check(sigma: 70, width: 150, height: 110)
+    }
+
+    /// unsharp_mask on the boxes is the image plus intensity times its difference from the exact
+    /// Gaussian, at a large radius, on a photo and on hard edges.
+    func testUnsharpMaskAtALargeRadiusIsTheExactFormula() throws {
+        let sigma = 40.0, width = 150, height = 110
+        let filter = try regionFilter("unsharp_mask radius=\(sigma) intensity=1")
+        for (name, image) in [("photo", Self.photoLike(width: width, height: height)),
+                              ("edges", Self.hardEdges(width: width, height: height, cell: 80))] {
+            let blurred = Self.exactGaussian(image, sigma: sigma)
+            var expected = image
+            for y in 0..<height {
+                for x in 0..<width {
+                    var p = image[x, y] + (image[x, y] - blurred[x, y])
+                    p[3] = image[x, y][3] >= 1 ? 1 : min(max(p[3], 0), 1)
+                    expected[x, y] = p
+                }
+            }
+            let ours = try filter.apply(to: image, executor: smallTiles)
+            XCTAssertGreaterThanOrEqual(psnr(ours, expected), 45, name)
+            XCTAssertLessThan(ImageComparison.maxDifference(ours, expected, channels: 3..<4), 0.02, "\(name): alpha")
+        }
+    }
+
+    /// A band computed on its own reads the blur's reach above and below it again: the pipeline
+    /// makes its bands as tall as that reach (within a memory bound), and leaves short-reaching
+    /// chains at the height asked for.
+    func testBandsAreAsTallAsTheBlursReach() throws {
+        func pipeline(_ text: String, width: Int = 3000) throws -> Pipeline {
+            let chain = ChainCompiler.compile(try ChainSyntax.parse(text).resolve(seed: 1))
+            return Pipeline(chain: chain, source: .init(size: Size(width: width, height: 2000), isOpaque: true, isEightBit: true),
+                            bandHeight: 16)
+        }
+        let reach = GaussianBlur(sigma: 60).halo
+        let wide = try pipeline("gaussian_blur radius=60").bandHeight
+        XCTAssertGreaterThanOrEqual(wide, reach)
+        XCTAssertLessThan(wide, reach + 16)
+        XCTAssertEqual(try pipeline("sharpen | gaussian_blur radius=2 | median radius=3").bandHeight, 16)
+        // Very wide: the band stays within its memory bound (16 MiB of float a band).
+        let huge = try pipeline("unsharp_mask radius=100", width: 40000).bandHeight
+        XCTAssertLessThanOrEqual(huge * 40000 * 16, 16 << 20)
+        XCTAssertGreaterThanOrEqual(huge, 16)
     }
 
     /// A shadow blurs its alpha alone and tints it: where the image is transparent, the output

@@ -7,6 +7,7 @@ the files; exits 0 when the scenario holds, else prints what a user would have s
                                     [--scratch DIR] [--screenshot PNG]
 """
 import argparse
+import hashlib
 import http.client
 import json
 import os
@@ -183,15 +184,21 @@ def scenario_range(a):
         browser.stop(web)
 
 
-def scenario_save(a):
+def open_chain_and_add_sepia(a):
+    """The page with the chain the server opened (--watch, --output: watches[0].outputs[1]) and
+    sepia added to it, rendered; returns the config's text before and the page."""
     with open(a.config) as f:
         old = f.read()
     web = open_page(a.url)
+    browser.wait_for(web, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-step="0"][data-filter="resize"]'), message="the chain was not opened")
+    add(web, "sepia")
+    wait_for_new_render(web, "")
+    return old, web
+
+
+def scenario_save(a):
+    old, web = open_chain_and_add_sepia(a)
     try:
-        # The server opened watches[0].outputs[1] (--watch, --output): its chain is on the page.
-        browser.wait_for(web, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-step="0"][data-filter="resize"]'), message="the chain was not opened")
-        add(web, "sepia")
-        wait_for_new_render(web, "")
         web.find_element(By.ID, "save").click()
         said = browser.wait_for(web, lambda d: d.find_element(By.ID, "saved").text.startswith("saved") and d.find_element(By.ID, "saved").text)
         check("systemctl reload darkroom" in said, f"the page does not say how to reload: {said!r}")
@@ -232,6 +239,215 @@ def scenario_safety(a):
     check(sockets and all(s in (f"127.0.0.1:{parts.port}", f"[::1]:{parts.port}") for s in sockets), f"listening on {sockets}")
 
 
+def process_bytes(a, chain, seed, name):
+    """What `darkroom process --chain CHAIN --seed SEED` writes for the image, as PNG."""
+    out = os.path.join(a.scratch, name)
+    result = darkroom(["process", "--chain", chain, "--seed", str(seed), a.image, "-o", out], a.darkroom)
+    check(result.returncode == 0, f"darkroom process --chain {chain!r}: {result.stderr}")
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def set_seed(web, seed):
+    field = web.find_element(By.ID, "seed")
+    field.clear()
+    field.send_keys(str(seed), Keys.TAB)
+
+
+def scenario_random(a):
+    """`random` per parameter and per step, drawn from the seed on the page, as `process --seed` draws them."""
+    vignette = next(f for f in json.loads(darkroom(["filters", "--json"], a.darkroom).stdout) if f["name"] == "vignette")
+    drawn = [p["name"] for p in vignette["parameters"] if "slider_minimum" in p or "slider_maximum" in p]
+    check(drawn, "vignette has no parameter with a slider range")
+    expected = "sepia intensity=random | vignette " + " ".join(f"{n}=random" for n in drawn)
+    web = open_page(a.url)
+    try:
+        rid = ""
+        set_seed(web, 12345)
+        add(web, "sepia")
+        rid = wait_for_new_render(web, rid)
+        control(web, 0, "intensity random", "checkbox").click()
+        rid = wait_for_new_render(web, rid)
+        add(web, "vignette")
+        rid = wait_for_new_render(web, rid)
+        web.find_element(By.CSS_SELECTOR, 'button[aria-label="random step 2"]').click()
+        rid = wait_for_new_render(web, rid)
+        shown = web.find_element(By.ID, "syntax").text
+        check(shown == expected, f"the page's chain is {shown!r}, expected {expected!r}")
+        check(web.find_element(By.ID, "output").get_attribute("data-seed") == "12345", "the picture was not rendered with the seed set")
+        first = picture_bytes(web, a.url)
+        check(first == process_bytes(a, expected, 12345, "random-12345.png"),
+              "`darkroom process --seed 12345` draws other values than the page with seed 12345")
+        set_seed(web, 777)
+        rid = wait_for_new_render(web, rid)
+        second = picture_bytes(web, a.url)
+        check(second != first, "another seed gave the same picture: nothing was drawn from it")
+        check(second == process_bytes(a, expected, 777, "random-777.png"), "seed 777: the page and `darkroom process` differ")
+    finally:
+        browser.stop(web)
+
+
+def step_filters(web):
+    return [e.get_attribute("data-filter") for e in web.find_elements(By.CSS_SELECTOR, "#chain [data-step]")]
+
+
+def scenario_reorder(a):
+    """Moving a step and switching one off change the chain and the picture as `process` says."""
+    web = open_page(a.url)
+    try:
+        add(web, "sepia")
+        rid = wait_for_new_render(web, "")
+        add(web, "invert")
+        rid = wait_for_new_render(web, rid)
+        check(web.find_element(By.ID, "syntax").text == "sepia | invert", "the chain is not sepia | invert")
+        seed = web.find_element(By.ID, "output").get_attribute("data-seed")
+        sepia_invert = picture_bytes(web, a.url)
+        check(sepia_invert == process_bytes(a, "sepia | invert", seed, "si.png"), "sepia | invert: the page and process differ")
+
+        web.find_element(By.CSS_SELECTOR, 'button[aria-label="move step 2 up"]').click()
+        rid = wait_for_new_render(web, rid)
+        check(step_filters(web) == ["invert", "sepia"], f"after moving invert up the steps are {step_filters(web)}")
+        check(web.find_element(By.ID, "syntax").text == "invert | sepia", "the chain did not follow the move")
+        invert_sepia = picture_bytes(web, a.url)
+        check(invert_sepia != sepia_invert, "the order changed, the picture did not")
+        check(invert_sepia == process_bytes(a, "invert | sepia", seed, "is.png"), "invert | sepia: the page and process differ")
+
+        web.find_element(By.CSS_SELECTOR, '[aria-label="step 1 on"]').click()
+        rid = wait_for_new_render(web, rid)
+        check(step_filters(web) == ["invert", "sepia"], "a step switched off left the page")
+        check("off" in web.find_element(By.CSS_SELECTOR, '[data-step="0"]').get_attribute("class").split(), "the step switched off is not shown as off")
+        check(web.find_element(By.ID, "syntax").text == "sepia", "the step switched off is still in the chain")
+        check("invert" not in web.find_element(By.ID, "yaml").text, "the step switched off is still in the YAML")
+        sepia_only = picture_bytes(web, a.url)
+        check(sepia_only == process_bytes(a, "sepia", seed, "s.png"), "with invert off: the page and `process sepia` differ")
+
+        web.find_element(By.CSS_SELECTOR, '[aria-label="step 1 on"]').click()
+        rid = wait_for_new_render(web, rid)
+        check(picture_bytes(web, a.url) == invert_sepia, "switched on again, the picture is not invert | sepia")
+        web.find_element(By.CSS_SELECTOR, 'button[aria-label="remove step 1"]').click()
+        rid = wait_for_new_render(web, rid)
+        check(step_filters(web) == ["sepia"] and picture_bytes(web, a.url) == sepia_only, "removing invert did not leave sepia alone")
+    finally:
+        browser.stop(web)
+
+
+# The blue of what the screen shows at fractions `xs` across the middle of `element`: the
+# element's screenshot decoded by the browser itself (no imaging library needed here).
+SAMPLE = """
+const [b64, xs, done] = arguments;
+const img = new Image();
+img.onload = () => {
+  const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+  const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+  done(xs.map(x => g.getImageData(Math.floor(x * img.width), Math.floor(img.height * 0.4), 1, 1).data[2]));
+};
+img.onerror = () => done('ERROR');
+img.src = 'data:image/png;base64,' + b64;
+"""
+
+
+def blues(web, element, xs):
+    return web.execute_async_script(SAMPLE, element.screenshot_as_base64, xs)
+
+
+def scenario_split(a):
+    """Split view: the output over the original, cut where the divider is."""
+    web = open_page(a.url)
+    try:
+        add(web, "invert")
+        wait_for_new_render(web, "")
+        pictures = web.find_element(By.ID, "pictures")
+        # The test image's blue is 0.4 everywhere (102); inverted, 0.6 (153).
+        side = blues(web, web.find_element(By.ID, "original"), [0.5]) + blues(web, web.find_element(By.ID, "output"), [0.5])
+        check(abs(side[0] - 102) <= 3 and abs(side[1] - 153) <= 3, f"side by side, the blues are {side}")
+        check(not web.find_element(By.ID, "splitpos").is_displayed(), "the divider shows before split view is on")
+        web.find_element(By.CSS_SELECTOR, '[aria-label="split view"]').click()
+        divider = web.find_element(By.CSS_SELECTOR, '[aria-label="split position"]')
+        browser.wait_for(web, lambda d: divider.is_displayed(), message="no divider in split view")
+        picture = web.find_element(By.ID, "original")
+        browser.wait_for(web, lambda d: abs(web.find_element(By.ID, "output").rect["x"] - picture.rect["x"]) < 1,
+                         message="the output is not laid over the original")
+        at = blues(web, pictures, [0.25, 0.75])
+        check(abs(at[0] - 102) <= 3 and abs(at[1] - 153) <= 3, f"divider at 50 %: original left, output right expected, blues {at}")
+        divider.send_keys(Keys.END)
+        for _ in range(10):
+            divider.send_keys(Keys.LEFT)
+        check(divider.get_attribute("value") == "90", f"the divider is at {divider.get_attribute('value')}")
+        at = blues(web, pictures, [0.25, 0.75, 0.95])
+        check(abs(at[0] - 102) <= 3 and abs(at[1] - 102) <= 3 and abs(at[2] - 153) <= 3,
+              f"divider at 90 %: original up to it, output after, blues {at}")
+        web.find_element(By.CSS_SELECTOR, '[aria-label="split view"]').click()
+        browser.wait_for(web, lambda d: not divider.is_displayed(), message="split view does not switch off")
+        check(web.find_element(By.ID, "output").rect["x"] > picture.rect["x"] + picture.rect["width"] - 1, "side by side again: the output is not beside the original")
+    finally:
+        browser.stop(web)
+
+
+def scenario_conflict(a):
+    """A config changed on disk since its chain was opened is not saved over; saving again is a decision."""
+    old, web = open_chain_and_add_sepia(a)
+    try:
+        edited = old + "# added by someone else while the page was open\n"
+        with open(a.config, "w") as f:
+            f.write(edited)
+        web.find_element(By.ID, "save").click()
+        said = browser.wait_for(web, lambda d: d.find_element(By.ID, "saved").text.startswith("not saved") and d.find_element(By.ID, "saved").text)
+        check("changed on disk" in said, f"the page says {said!r}")
+        with open(a.config) as f:
+            check(f.read() == edited, "the config was written over although it changed on disk")
+        check(not os.path.exists(a.config + "~"), "a backup was written although nothing was saved")
+        check(step_filters(web) == ["resize", "sepia"], "the page lost its chain")
+        # Through the API: the answer is 409, whatever the page does with it.
+        status, body = request(a.url, "/api/config/chain", method="POST", body={
+            "watch": 0, "output": 1, "sha256": hashlib.sha256(old.encode()).hexdigest(),
+            "chain": {"steps": [{"name": "invert", "enabled": True, "parameters": []}]}})
+        check(status == 409, f"saving over a changed file answered {status} {body[:120]!r}")
+        # Saving again writes the chain into the file as it is now: the other change stays.
+        web.find_element(By.ID, "save").click()
+        said = browser.wait_for(web, lambda d: d.find_element(By.ID, "saved").text.startswith("saved") and d.find_element(By.ID, "saved").text,
+                                message="the second save did not save")
+    finally:
+        browser.stop(web)
+    with open(a.config) as f:
+        new = f.read()
+    check(new.endswith("# added by someone else while the page was open\n"), "the other change was lost")
+    check("          - sepia" in new.splitlines(), "the chain was not saved")
+    with open(a.config + "~") as f:
+        check(f.read() == edited, "FILE~ is not the file as it was before the save")
+
+
+def scenario_assets(a):
+    """The file picker offers only files the preview may read; any other path is refused at its control."""
+    web = open_page(a.url)
+    try:
+        add(web, "overlay_image")
+        picker = control(web, 0, "image")
+        offered = [o.get_attribute("value") for o in picker.find_elements(By.TAG_NAME, "option")]
+        check("photo.png" in offered and "inbox/in.png" in offered, f"the picker offers {offered}")
+        check("outlink.png" not in offered, f"the picker offers a link that leads outside: {offered}")
+        check(not any(o.startswith("/") or ".." in o for o in offered), f"the picker offers paths outside: {offered}")
+        from selenium.webdriver.support.ui import Select
+        Select(picker).select_by_value("photo.png")
+        wait_for_new_render(web, "")
+        check(web.find_element(By.CSS_SELECTOR, '[data-step="0"] [data-error-for="image"]').text == "", "photo.png was refused")
+    finally:
+        browser.stop(web)
+    outside = os.path.join(a.outside, "logo.png")
+    for path, words in (("../" + os.path.basename(a.outside) + "/logo.png", '".." is refused'),
+                        (outside, "absolute paths are refused"),
+                        ("outlink.png", "leads outside")):
+        chain = {"steps": [{"name": "overlay_image", "enabled": True, "parameters": [{"name": "image", "value": path}]}]}
+        status, body = request(a.url, "/api/check", method="POST", body={"chain": chain})
+        problems = json.loads(body)["problems"] if status == 200 else []
+        check(any(p.get("parameter") == "image" and words in p["message"] for p in problems),
+              f"{path}: expected a refusal ({words}) at the image control, got {status} {body[:200]!r}")
+        status, body = request(a.url, "/api/render", method="POST", body={
+            "page": "assets", "sequence": 1, "root": "images", "path": "0", "seed": "1", "chain": chain})
+        answer = json.loads(body) if status == 200 else {}
+        check(answer.get("id") is None and any(words in p["message"] for p in answer.get("problems", [])),
+              f"{path}: the render was not refused: {status} {body[:200]!r}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("scenario")
@@ -241,6 +457,7 @@ def main():
     parser.add_argument("--config")
     parser.add_argument("--scratch")
     parser.add_argument("--screenshot")
+    parser.add_argument("--outside")
     a = parser.parse_args()
     try:
         globals()["scenario_" + a.scenario](a)

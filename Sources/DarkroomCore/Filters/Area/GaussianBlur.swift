@@ -17,16 +17,22 @@ public struct GaussianBlur: Sendable, Hashable {
 
     /// From this sigma on, a shadow's alpha is blurred by five extended boxes in each direction
     /// (``BoxCascadePass``), whose cost per pixel does not grow with sigma (within 45 dB of the
-    /// exact Gaussian from here on). Colour blurs keep the sampled kernel: rendered band by band,
-    /// the boxes redo their reach (≈ 3.9σ) of rows for every 32-row band, which on four channels
-    /// costs more than the kernel's taps.
+    /// exact Gaussian from here on). The pipeline widens its bands to the boxes' reach (≈ 3.9σ),
+    /// so the rows a band reads above and below it are not redone for every few rows of output.
     public static let boxCascadeSigma = 4.0
+
+    /// From this sigma on, colour blurs take the boxes too. Below it, on four channels, the
+    /// sampled kernel's taps cost less than the boxes' fixed work (its integer conversions and
+    /// five running sums each way).
+    public static let colourBoxCascadeSigma = 16.0
 
     public init(sigma: Double) {
         kernel = GaussianKernel(sigma: sigma)
     }
 
-    func usesBoxes(alphaOnly: Bool) -> Bool { alphaOnly && kernel.sigma >= Self.boxCascadeSigma }
+    func usesBoxes(alphaOnly: Bool) -> Bool {
+        kernel.sigma >= (alphaOnly ? Self.boxCascadeSigma : Self.colourBoxCascadeSigma)
+    }
 
     /// How far the blur reads past each output pixel.
     public var halo: Int { halo(alphaOnly: false) }

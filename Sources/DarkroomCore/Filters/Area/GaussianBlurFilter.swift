@@ -7,7 +7,7 @@ public struct GaussianBlurFilter: RegionFilter {
     public static let descriptor = FilterDescriptor(
         name: "gaussian_blur", displayName: "Gaussian Blur", categories: ["blur"],
         description: "Blurs with a Gaussian whose standard deviation (sigma) is the radius, as in Core Image; "
-            + "the kernel is cut where it falls below 1/1000 of its peak (about 3.7 sigma); edges are extended.",
+            + "it reaches about 3.7 sigma each side (from sigma 16, five running boxes whose cost does not grow with sigma); edges are extended.",
         counterpart: "CIGaussianBlur / vips gaussblur",
         parameters: [
             ParameterDescriptor("radius", .scalar, "Standard deviation of the Gaussian in pixels (sigma = radius).",

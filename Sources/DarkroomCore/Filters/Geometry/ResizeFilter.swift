@@ -93,14 +93,22 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
         guard let (original, shrunk) = preShrunk, input == shrunk else {
             return target.plan(for: input, fit: fit, noUpscale: noUpscale, anchor: anchor)
         }
+        // A source drawn at the size this resize asks for (a PDF page, an SVG, never a 1/k
+        // reduction, which is always at least twice that) is scaled by exactly shrunk ÷ original.
+        let drawn = shrunk == sourceRenderSize(for: original)
         // A loader's 1/k reduction maps each k×k block to one pixel (a partial block at the far
         // edge still gives a whole pixel), so the exact factor is 1/k, not shrunk ÷ original.
-        let k = [2, 4, 8].first { k in
+        let k = drawn ? nil : [2, 4, 8].first { k in
             (original.width + k - 1) / k == shrunk.width && (original.height + k - 1) / k == shrunk.height
         }
         let fx = k.map { 1 / Double($0) } ?? Double(shrunk.width) / Double(original.width)
         let fy = k.map { 1 / Double($0) } ?? Double(shrunk.height) / Double(original.height)
-        return target.plan(for: original, fit: fit, noUpscale: noUpscale, anchor: anchor).mapped(toSourceScaledBy: fx, fy)
+        var p = target.plan(for: original, fit: fit, noUpscale: noUpscale, anchor: anchor).mapped(toSourceScaledBy: fx, fy)
+        // Drawn at the picture's own size: copied, not resampled at a scale that misses 1 in the last bit.
+        if drawn, abs(p.scaleX - 1) < 1e-9, abs(p.scaleY - 1) < 1e-9, abs(p.offsetX) < 1e-6, abs(p.offsetY) < 1e-6 {
+            (p.scaleX, p.scaleY, p.offsetX, p.offsetY) = (1, 1, 0, 0)
+        }
+        return p
     }
 
     /// An empty input stays empty, as `apply` leaves it (there is no aspect ratio to keep).
@@ -128,10 +136,26 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
 }
 
 extension ResizeFilter {
-    public func sourceShrinkFactor(for source: Size) -> Int {
+    public func sourceReduction(for source: Size) -> Double {
         guard source.area > 0 else { return 1 }
         let p = target.plan(for: source, fit: fit, noUpscale: noUpscale)
-        return shrinkOnLoadFactor(forReduction: min(p.scaleX, p.scaleY))
+        return min(p.scaleX, p.scaleY)
+    }
+
+    public func sourceRenderSize(for source: Size) -> Size {
+        let p = target.plan(for: source, fit: fit, noUpscale: noUpscale)
+        let (w, h) = (Double(source.width), Double(source.height))
+        switch (target, fit) {
+        case (.box(_?, _?), .stretch):
+            // Drawn at the larger of the two scales, aspect ratio kept; the resize stretches the other side.
+            let s = max(1 / p.scaleX, 1 / p.scaleY)
+            return Size(width: max(1, Int((w * s).rounded())), height: max(1, Int((h * s).rounded())))
+        case (.box(_?, _?), .cover):
+            // The picture before its overflow is cropped.
+            return Size(width: max(1, Int((w / p.scaleX).rounded())), height: max(1, Int((h / p.scaleY).rounded())))
+        default:
+            return p.placement.size
+        }
     }
 
     public func forShrunkSource(original: Size, shrunk: Size) -> ResizeFilter {

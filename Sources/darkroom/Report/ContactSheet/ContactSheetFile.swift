@@ -12,15 +12,16 @@ final class ContactSheetFile {
     private let path: String
     private let stream: AtomicStream
     private let thumbnailSize: Int
+    private let cache: ThumbnailCache?
     private var entries: [ContactSheetEntry] = []
     private var summary = ReportSummary()
     private let started = DispatchTime.now()
     private var signals: [any DispatchSourceSignal] = []
 
     /// Opens the file's temporary twin now, so a FILE that cannot be written is said at once.
-    init(path: String, thumbnailSize: Int) throws {
+    init(path: String, thumbnailSize: Int, cache: ThumbnailCache?) throws {
         self.path = URL(fileURLWithPath: path).standardizedFileURL.path
-        self.thumbnailSize = thumbnailSize
+        (self.thumbnailSize, self.cache) = (thumbnailSize, cache)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: self.path, isDirectory: &isFolder), isFolder.boolValue {
             printError("darkroom report: --html \(path) is a folder; name the file to write (e.g. \(path)/contact-sheet.html)")
@@ -79,7 +80,7 @@ final class ContactSheetFile {
             try stream.write(ContactSheetPage.head(context, entriesJSON: json))
             // As the daemon's workers: one file per core, their strips sharing the cores.
             let executor = StripExecutor()
-            let thumbnailer = Thumbnailer(box: thumbnailSize, format: .webp, quality: 70, executor: executor)
+            let thumbnailer = Thumbnailer(box: thumbnailSize, format: .webp, quality: 70, executor: executor, cache: cache)
             let stream = self.stream
             made = try ContactSheetThumbnails.make(jobs, thumbnailer: thumbnailer, workers: executor.concurrency) { try stream.write($0) }
             try stream.write(ContactSheetPage.tail)
@@ -88,10 +89,17 @@ final class ContactSheetFile {
             printError("darkroom report: --html: \(error.description)")
             throw ExitCode(1)
         }
+        if let cache {
+            cache.prune()
+            if let failure = cache.firstFailure {
+                printError("darkroom report: warning: thumbnails cannot be kept in \(cache.folder) (\(failure.description)); "
+                           + "they are made anew each time (--thumbnail-cache FOLDER to keep them elsewhere, --no-thumbnail-cache to not try)")
+            }
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let failed = summary.statuses["failed"] ?? 0
         print("wrote \(path): \(HumanFormat.count(entries.count)) reports (\(HumanFormat.count(failed)) failed), "
-              + "\(HumanFormat.count(made.made)) thumbnails\(made.placeholders > 0 ? " and \(HumanFormat.count(made.placeholders)) placeholders" : ""), "
+              + "\(HumanFormat.count(made.made)) thumbnails\(made.cached > 0 ? " (\(HumanFormat.count(made.cached)) from the cache)" : "")\(made.placeholders > 0 ? " and \(HumanFormat.count(made.placeholders)) placeholders" : ""), "
               + "\(HumanFormat.bytes(size)) in \(HumanFormat.duration(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9))")
     }
 }

@@ -17,7 +17,11 @@ enum ContactSheetThumbnails {
         var sha256: String?
     }
 
-    struct Counts { var made = 0, placeholders = 0 }
+    struct Counts {
+        var made = 0, placeholders = 0
+        /// Of `made`, those read from the thumbnail cache.
+        var cached = 0
+    }
 
     /// Makes every thumbnail of `jobs` and hands each block to `write` (called under a lock).
     static func make(_ jobs: [Job], thumbnailer: Thumbnailer, workers: Int,
@@ -31,7 +35,10 @@ enum ContactSheetThumbnails {
             defer { room.signal() }
             guard failure.current == nil else { return }
             let block = Self.block(for: job, thumbnailer: thumbnailer, mime: mime)
-            counts.withLock { block.placeholder ? ($0.placeholders += 1) : ($0.made += 1) }
+            counts.withLock {
+                if block.placeholder { $0.placeholders += 1 } else { $0.made += 1 }
+                if block.cached { $0.cached += 1 }
+            }
             writing.lock()
             defer { writing.unlock() }
             do { try write(block.html) } catch { failure.withLock { $0 = $0 ?? error } }
@@ -46,20 +53,21 @@ enum ContactSheetThumbnails {
         return counts.current
     }
 
-    private static func block(for job: Job, thumbnailer: Thumbnailer, mime: String) -> (html: String, placeholder: Bool) {
+    private static func block(for job: Job, thumbnailer: Thumbnailer, mime: String) -> (html: String, placeholder: Bool, cached: Bool) {
         let open = "<script type=\"text/plain\" id=\"t\(job.id)\""
         guard let path = job.path else {
-            return (open + " data-error=\"\(HTMLText.escape(job.missing))\"></script>\n", true)
+            return (open + " data-error=\"\(HTMLText.escape(job.missing))\"></script>\n", true, false)
         }
         do throws(ReportError) {
-            let t = try thumbnailer.thumbnail(of: path)
+            // Hashed to compare with the report's hash (inputs), or for the cache's key.
+            let t = try thumbnailer.thumbnail(of: path, hash: job.sha256 != nil)
             var attributes = " data-mime=\"\(mime)\" data-size=\"\(t.width)x\(t.height)\""
             if let expected = job.sha256, let seen = t.sha256, expected != seen {
                 attributes += " data-note=\"\(HTMLText.escape("the file at \(path) is not the one processed: its content changed since"))\""
             }
-            return (open + attributes + ">" + Data(t.bytes).base64EncodedString() + "</script>\n", false)
+            return (open + attributes + ">" + Data(t.bytes).base64EncodedString() + "</script>\n", false, t.cached)
         } catch {
-            return (open + " data-error=\"\(HTMLText.escape("\(path): \(error.code): \(error.message)"))\"></script>\n", true)
+            return (open + " data-error=\"\(HTMLText.escape("\(path): \(error.code): \(error.message)"))\"></script>\n", true, false)
         }
     }
 }
