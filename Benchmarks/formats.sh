@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# darkroom against libvips on the formats of issue 15, in one run, taking turns (see bench_lib.sh):
+# darkroom against libvips (or the format's own tool) on the formats of issues 15 and 25, in one run, taking turns (see bench_lib.sh):
 #   heic thumbnail — a 12 MP (4032×3024) HEIC to a 720-px JPEG, Q80 (`vips thumbnail`)
 #   chain as WebP  — the chain of run.sh on the 5000×5000 JPEG, written as WebP Q80 (webpsave,
 #                    both at libwebp's default effort 4)
@@ -10,8 +10,12 @@
 #                    own avifenc with the settings darkroom gives libavif (the files are identical)
 #   tiff 50 %      — a 16-bit LZW TIFF scan of 8000×6000 resized to 50 % (Lanczos3), written as an
 #                    uncompressed 16-bit TIFF by both
+#   jxl effort 7   — a 12 MP (4032×3024) q90 JPEG's pixels written as JPEG XL at effort 7, distance 1
+#                    (darkroom's quality 90), against cjxl with the same effort and distance
+#   jxl lossless_jpeg — the same JPEG transcoded byte-exactly (darkroom's lossless_jpeg, cjxl's
+#                    default for a JPEG input), effort 7
 # Prints medians, darkroom's ratios, and the output files' sizes. RUNS (default 3) runs each;
-# ONLY=WORD runs only the jobs whose title holds WORD (e.g. ONLY=heic).
+# ONLY=WORD runs only the jobs whose title holds WORD (e.g. ONLY=heic, ONLY=jxl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -43,6 +47,8 @@ if [[ ! -f $scan ]]; then
   vips tiffsave "$work/scan.v" "$scan" --compression lzw --predictor horizontal
   rm -f "$work/scan.v"
 fi
+jpeg12=$work/input-4032x3024.jpg
+photo_jpeg 4032 3024 "$jpeg12"
 gcc -O2 -o "$work/vips_chain" Benchmarks/vips_chain.c $(pkg-config --cflags --libs vips)
 chain='crop x=100 y=100 width=4800 height=4800 | resize scale=0.9 kernel=bilinear | convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8'
 
@@ -69,6 +75,16 @@ bench "avif 10-bit: 4032×3024 16-bit PNG → 10-bit AVIF Q50 (4:2:0, speed 5)" 
 bench "tiff 50 %: 8000×6000 16-bit LZW TIFF resized to 50 %, 16-bit TIFF out" \
   "darkroom=$darkroom process --chain 'resize scale=0.5' $scan -o $work/scan-darkroom.tif" \
   "libvips=vips resize $scan $work/scan-vips.tif 0.5"
+
+SIZE_OF_darkroom=$work/jxl-darkroom.jxl SIZE_OF_cjxl=$work/jxl-cjxl.jxl \
+bench "jxl effort 7: 4032×3024 JPEG → JPEG XL, distance 1 (quality 90)" \
+  "darkroom=$darkroom process --effort 7 --quality 90 $jpeg12 -o $work/jxl-darkroom.jxl" \
+  "cjxl=cjxl -e 7 -d 1 --lossless_jpeg=0 $jpeg12 $work/jxl-cjxl.jxl"
+
+SIZE_OF_darkroom=$work/jxl-lj-darkroom.jxl SIZE_OF_cjxl=$work/jxl-lj-cjxl.jxl \
+bench "jxl lossless_jpeg: 4032×3024 JPEG transcoded byte-exactly, effort 7" \
+  "darkroom=$darkroom process --lossless-jpeg $jpeg12 -o $work/jxl-lj-darkroom.jxl" \
+  "cjxl=cjxl -e 7 $jpeg12 $work/jxl-lj-cjxl.jxl"
 
 echo
 echo "ratios: darkroom's median time and peak memory divided by libvips' (below 1 = darkroom better)."

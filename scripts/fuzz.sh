@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
 # A decoder added to ImageFormat is fuzzed once its name is here; its fixtures seed it unchanged.
-FORMATS=${FUZZ_FORMATS:-png jpeg tiff webp heif avif gif raw pdf svg}
+FORMATS=${FUZZ_FORMATS:-png jpeg tiff webp heif avif gif jxl raw pdf svg}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 BUILD=.build-fuzz
 FIXTURES=Tests/DarkroomCodecsTests/Fixtures

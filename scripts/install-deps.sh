@@ -18,6 +18,7 @@ packages=(libpng-dev libjpeg-dev libyaml-dev libinotifytools0-dev libssl-dev pkg
           libgif-dev libcgif-dev libimagequant-dev  # GIF in (giflib), GIF out (cgif, libimagequant palettes)
           libraw-dev libraw-bin  # camera RAW in (libraw); dcraw_emu is the RAW tests' reference
           gifsicle             # gifsicle --info: the animated GIF tests' reference (frames, delays, loop count)
+          libjxl-dev libjxl-tools  # JPEG XL in and out (libjxl); cjxl/djxl: the JPEG XL tests' and benchmark's reference
           libavif-bin          # avifdec --info: the 10-bit AVIF tests' reference
           libtiff-tools webp libheif-examples  # tiffcp/tiffinfo, cwebp/dwebp/img2webp, heif-enc/heif-convert: the tests' references
           libimage-exiftool-perl  # exiftool reads back the metadata the tests write

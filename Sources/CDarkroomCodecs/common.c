@@ -150,6 +150,7 @@ int dr_sniff(const unsigned char *bytes, size_t length) {
         return DR_FORMAT_TIFF;
     if (length >= 12 && memcmp(bytes, "RIFF", 4) == 0 && memcmp(bytes + 8, "WEBP", 4) == 0) return DR_FORMAT_WEBP;
     if (length >= 6 && (memcmp(bytes, "GIF87a", 6) == 0 || memcmp(bytes, "GIF89a", 6) == 0)) return DR_FORMAT_GIF;
+    if (dr_sniff_jxl(bytes, length)) return DR_FORMAT_JXL;
     int heif = sniff_heif(bytes, length);
     return heif ? heif : dr_sniff_vector(bytes, length);
 }
@@ -167,7 +168,7 @@ void dr_info_reset(dr_info *info) {
 }
 
 static dr_status not_an_image(char *message, size_t capacity) {
-    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, camera RAW, PDF or SVG file (unrecognised signature)");
+    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL, camera RAW, PDF or SVG file (unrecognised signature)");
     return DR_NOT_AN_IMAGE;
 }
 
@@ -218,6 +219,7 @@ static dr_info_reader info_reader(int format) {
     case DR_FORMAT_TIFF: return dr_tiff_read_info;
     case DR_FORMAT_WEBP: return dr_webp_read_info;
     case DR_FORMAT_GIF: return dr_gif_read_info;
+    case DR_FORMAT_JXL: return dr_jxl_read_info;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_read_info;
     case DR_FORMAT_PDF:
@@ -234,6 +236,7 @@ static dr_reader_opener reader_opener(int format) {
     case DR_FORMAT_TIFF: return dr_tiff_reader_open;
     case DR_FORMAT_WEBP: return dr_webp_reader_open;
     case DR_FORMAT_GIF: return dr_gif_reader_open;
+    case DR_FORMAT_JXL: return dr_jxl_reader_open;
     case DR_FORMAT_HEIF:
     case DR_FORMAT_AVIF: return dr_heif_reader_open;
     case DR_FORMAT_PDF:

@@ -121,6 +121,12 @@ dr_status dr_gif_read_info(const unsigned char *bytes, size_t length, dr_info *i
                            char *message, size_t capacity);
 dr_status dr_gif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                              dr_info *info, dr_reader **reader, char *message, size_t capacity);
+/* Whether `bytes` start a JPEG XL file: a bare codestream (FF 0A) or the container's `JXL ` box. */
+int dr_sniff_jxl(const unsigned char *bytes, size_t length);
+dr_status dr_jxl_read_info(const unsigned char *bytes, size_t length, dr_info *info,
+                           char *message, size_t capacity);
+dr_status dr_jxl_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
+                             dr_info *info, dr_reader **reader, char *message, size_t capacity);
 /* Rows of 8-bit RGB or RGBA into a WebPPicture's ARGB rows from `first` on (webp_write.c). */
 struct WebPPicture;
 void dr_webp_pack_argb(struct WebPPicture *picture, int first, const unsigned char *rows, size_t stride, int count,

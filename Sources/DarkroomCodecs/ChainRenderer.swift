@@ -137,6 +137,7 @@ public enum ChainRenderer {
     public static func render(_ input: ImageInput, plan: Plan, options: EncodeOptions, limits: DecodeLimits,
                               executor: StripExecutor = StripExecutor(),
                               deadline: Deadline? = nil) throws(CodecError) -> Output {
+        if options.losslessJPEG { return try JPEGTranscoding.render(input, plan: plan, options: options) }
         let color = plan.color
         func decoder(crop: Rect?, shrink: Int = plan.shrink) throws(CodecError) -> ImageDecoder {
             var options = DecodeOptions(limits: limits, jpegShrink: shrink, crop: crop, deadline: deadline,

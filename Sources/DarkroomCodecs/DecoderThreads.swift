@@ -2,7 +2,8 @@ import CDarkroomCodecs
 import DarkroomCore
 
 /// The compute slots (``ComputeSlots/shared``) are the budget of the threads the C decoders
-/// start beside their caller (libde265's workers), so a decode shares the cores with the
+/// start beside their caller (libde265's workers; the helpers of libjxl's parallel stages, when it
+/// decodes or encodes), so a decode shares the cores with the
 /// renders instead of adding threads on top of them. Registered once, before the first decode.
 ///
 /// Beyond the slots, a running job may have one decoder helper thread (a HEVC worker while no

@@ -2,7 +2,7 @@ import CDarkroomCodecs
 import DarkroomCore
 
 /// An encoder that takes rows in order: the sink of a ``Pipeline``. PNG, JPEG and TIFF encode
-/// rows as they come; WebP and AVIF keep them (their libraries encode a whole image) and encode
+/// rows as they come; WebP, AVIF and JPEG XL keep them (their libraries encode a whole image) and encode
 /// at ``finish()``; GIF keeps a frame's rows and encodes each frame as it ends. An animation is
 /// the rows of each frame in turn, each ended by ``endFrame(delay:)``.
 ///
@@ -91,6 +91,14 @@ public struct ImageEncoder: StripSink {
             // sample takes 2 bytes (the 16-bit rows, libavif's YUVA planes, libaom's buffers).
             let samples = traits.alpha ? 4 : 3
             return options.avifIsTenBit ? size.area * 2 * (samples + 4 + 12) : size.area * (samples + 12)
+        case .jxl:
+            // libjxl 0.7 takes a frame whole: the kept rows, then its own float copy and the
+            // encoder's working images (XYB planes, coefficients, quantisation fields): about 50
+            // bytes a pixel at effort 7, about 76 lossless (modular); a JPEG transcoded, its
+            // coefficients and their recoding, about 31 (measured as cjxl's and darkroom's
+            // peak resident memory over their baseline, 3 and 12 MP photos).
+            if options.losslessJPEG { return size.area * 34 }
+            return size.area * (jxlLayout(options, traits).bytesPerPixel + (options.jxlLossless ? 84 : 52))
         case .raw:
             return 0
         case .tiff:
@@ -115,6 +123,11 @@ public struct ImageEncoder: StripSink {
     /// A PNG's depth: as asked, else as the source (16 for a 16-bit PNG, 8 otherwise).
     private static func pngIsSixteenBit(_ options: EncodeOptions, _ traits: OutputTraits) -> Bool {
         (options.bitDepth ?? (traits.sixteenBitSource ? 16 : 8)) == 16
+    }
+
+    /// A JPEG XL's layout: RGB(A), 16-bit as asked or as the source.
+    static func jxlLayout(_ options: EncodeOptions, _ traits: OutputTraits) -> PixelConversion.Layout {
+        PixelConversion.Layout(grey: false, alpha: traits.alpha, sixteenBit: pngIsSixteenBit(options, traits))
     }
 
     /// A TIFF's layout: grey and alpha as the output holds them, 16-bit as asked or as the
@@ -196,6 +209,16 @@ public struct ImageEncoder: StripSink {
                                           orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_avif_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
+            }
+        case .jxl:
+            let layout = Self.jxlLayout(options, traits)
+            quantiser = Quantiser(layout: layout)
+            var c = dr_jxl_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
+                                         distance: Float(options.jxlDistance), effort: Int32(options.jxlEffort),
+                                         lossless: options.jxlLossless ? 1 : 0,
+                                         orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
+            try metadata.withCBlocks { (blocks) throws(CodecError) in
+                try CBridge.call { dr_jxl_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
         case .tiff:
             let layout = Self.tiffLayout(options, traits)

@@ -8,6 +8,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF with HEVC images (HEIC, what phones write); read only.
     case heif
     case avif
+    /// JPEG XL, a bare codestream or in its container: in and out through libjxl.
+    case jxl
     /// Camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2), developed by libraw; read only.
     case raw
     /// PDF, read only: one page rendered by poppler (docs/pdf-and-svg.md).
@@ -33,6 +35,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case DR_FORMAT_GIF.rawValue: self = .gif
         case DR_FORMAT_HEIF.rawValue: self = .heif
         case DR_FORMAT_AVIF.rawValue: self = .avif
+        case DR_FORMAT_JXL.rawValue: self = .jxl
         case DR_FORMAT_RAW.rawValue: self = .raw
         case DR_FORMAT_PDF.rawValue: self = .pdf
         case DR_FORMAT_SVG.rawValue: self = .svg
@@ -50,6 +53,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .gif: ["gif"]
         case .heif: ["heic", "heif", "hif"]
         case .avif: ["avif"]
+        case .jxl: ["jxl"]
         case .raw: ["dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2"]
         case .pdf: ["pdf"]
         case .svg: ["svg", "svgz"]
@@ -68,7 +72,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     public var fileExtension: String { fileExtensions[0] }
 
     /// The formats darkroom writes, in the order the help names them.
-    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .tiff]
+    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .jxl, .tiff]
 
     /// The words that name a format darkroom writes, as `format:` and `--format` take them:
     /// each format's name and its file extensions ("jpeg", "jpg", "jpe", "png", …).
@@ -80,7 +84,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         return words
     }
 
-    /// "jpeg, png, webp, gif, avif or tiff"
+    /// "jpeg, png, webp, gif, avif, jxl or tiff"
     public static var writableList: String {
         let names = writableFormats.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!

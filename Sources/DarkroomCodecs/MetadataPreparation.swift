@@ -42,9 +42,9 @@ extension ImageMetadata {
         }
         out.xmp = out.xmp.map(XMPEditing.wrapped)
         if format == .jpeg { out.dropBlocksTooLargeForJPEG(&warnings) }
-        if format == .webp || format == .avif, out.iptc != nil {
+        if format == .webp || format == .avif || format == .jxl, out.iptc != nil {
             out.iptc = nil
-            warnings.append("IPTC left out: \(format == .webp ? "WebP" : "AVIF") has no place for it (EXIF and XMP are kept)")
+            warnings.append("IPTC left out: \(format == .webp ? "WebP" : format == .avif ? "AVIF" : "JPEG XL") has no place for it (EXIF and XMP are kept)")
         }
         return (out, warnings)
     }

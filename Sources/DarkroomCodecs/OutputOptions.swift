@@ -1,8 +1,12 @@
 /// The output options: the one table (see ``OutputOption`` for how to add one).
 extension OutputOption {
     public static let quality = OutputOption(
-        "quality", "Lossy quality; TIFF's with compression: jpeg.",
-        [Form([.jpeg, .webp, .avif, .tiff], .integer(1...100), default: .integer(90))])
+        "quality", "Lossy quality; TIFF's with compression: jpeg. JPEG XL: mapped to a distance as cjxl maps it (90 is distance 1, 100 lossless).",
+        [Form([.jpeg, .webp, .avif, .jxl, .tiff], .integer(1...100), default: .integer(90))])
+
+    public static let distance = OutputOption(
+        "distance", "JPEG XL's own lossy setting, in place of quality: the visual error aimed at (1 is visually lossless, 0 lossless).",
+        [Form([.jxl], .number(0...15), default: nil, defaultText: "from quality")])
 
     public static let progressive = OutputOption(
         "progressive", "Progressive JPEG (a coarse picture first, refined as it loads).",
@@ -15,7 +19,8 @@ extension OutputOption {
     public static let bitDepth = OutputOption(
         "bit_depth", "Bits per sample.",
         [Form([.png, .tiff], .integerChoice([8, 16]), default: nil, defaultText: "as the input"),
-         Form([.avif], .integerChoice([8, 10]), default: nil, defaultText: "8; 10 through libavif")],
+         Form([.avif], .integerChoice([8, 10]), default: nil, defaultText: "8; 10 through libavif"),
+         Form([.jxl], .integerChoice([8, 16]), default: nil, defaultText: "as the input")],
         refusals: [.jpeg: "JPEG is always 8-bit", .webp: "WebP is always 8-bit"])
 
     public static let compression = OutputOption(
@@ -28,13 +33,19 @@ extension OutputOption {
         }))
 
     public static let lossless = OutputOption(
-        "lossless", "Lossless WebP: the pixels come back exactly.",
-        [Form([.webp], .boolean, default: .boolean(false))])
+        "lossless", "Lossless WebP or JPEG XL: the pixels come back exactly.",
+        [Form([.webp, .jxl], .boolean, default: .boolean(false))])
+
+    public static let losslessJPEG = OutputOption(
+        "lossless_jpeg", "A JPEG input transcoded without decoding (empty chain only): the JPEG XL gives back the original JPEG byte for byte, about a fifth smaller.",
+        [Form([.jxl], .boolean, default: .boolean(false))])
 
     public static let effort = OutputOption(
         "effort", "How hard the encoder works. WebP: 0 fastest, 6 smallest (libwebp's method). PNG: 0 rows unfiltered "
-            + "(flat graphics), 1 a filter per row and run-length matching (photos, fastest), 2 a filter per row and full deflate.",
+            + "(flat graphics), 1 a filter per row and run-length matching (photos, fastest), 2 a filter per row and full deflate. "
+            + "JPEG XL: 1 fastest, 9 smallest (cjxl's effort).",
         [Form([.webp], .integer(0...6), default: .integer(4)),
+         Form([.jxl], .integer(1...9), default: .integer(7)),
          Form([.png], .integer(0...2), default: .integer(2))])
 
     public static let speed = OutputOption(
@@ -100,7 +111,7 @@ extension OutputOption {
 
     /// Every output option, in the order the help lists them.
     public static let all: [OutputOption] = [
-        quality, progressive, chroma, bitDepth, compression, lossless, effort, speed, tiled, colors, dither, frames, page, pages, dpi,
+        quality, distance, progressive, chroma, bitDepth, compression, lossless, losslessJPEG, effort, speed, tiled, colors, dither, frames, page, pages, dpi,
         whiteBalance, rawPreview, metadata, gps,
     ]
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import DarkroomCodecs
 import DarkroomDrawing
 import DarkroomConfig
@@ -43,6 +44,11 @@ struct CheckCommand: ParsableCommand {
             + (e.frames == .first ? ", first frame" : "")
         case .gif: return "gif, \(e.colors) colours, dither \(e.dither)" + (e.frames == .first ? ", first frame" : "")
         case .avif: return "avif, quality \(output.quality), speed \(e.speed), \(e.bitDepth == 10 ? 10 : 8)-bit"
+        case .jxl:
+            let o = EncodeOptions(format: .jxl, encoding: e)
+            if o.losslessJPEG { return "jxl, JPEG inputs transcoded losslessly (lossless_jpeg), effort \(o.jxlEffort)" }
+            return "jxl, " + (o.jxlLossless ? "lossless" : "distance \(String(format: "%g", o.jxlDistance))") + ", effort \(o.jxlEffort)"
+                + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
         case .heif, .raw, .pdf, .svg:

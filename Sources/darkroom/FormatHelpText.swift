@@ -10,6 +10,7 @@ enum FormatHelpText {
         .webp: "alpha kept; an animation goes frame by frame into a GIF or WebP output, its first frame into the others",
         .gif: "a palette per frame (libimagequant), transparency kept; frames composed on the canvas, delays and loop count kept",
         .avif: "alpha kept",
+        .jxl: "alpha kept, 16-bit and HDR depths in as 16-bit, orientation from the codestream, an animation's first frame; lossless_jpeg transcodes a JPEG byte-exactly",
         .heif: "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit",
         .tiff: "strips or tiles, grey/RGB/RGBA/CMYK in, the first page",
         .raw: "camera RAW (.dng .cr2 .cr3 .nef .arw .raf .orf .rw2) developed by libraw: AHD, white_balance, "
@@ -19,7 +20,7 @@ enum FormatHelpText {
     ]
 
     /// The order the help lists formats in.
-    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .heif, .tiff, .raw, .pdf, .svg]
+    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .jxl, .heif, .tiff, .raw, .pdf, .svg]
 
     /// "quality 1–100 (90), progressive (false), …": the options `format` takes.
     static func options(of format: ImageFormat) -> String {

@@ -19,8 +19,8 @@ struct ProcessCommand: ParsableCommand {
             """ + OutputOptionFlags.help
     )
 
-    @Option(name: .long, help: "Filters separated by '|', each 'name key=value …' (see `darkroom filters`).")
-    var chain: String
+    @Option(name: .long, help: "Filters separated by '|', each 'name key=value …' (see `darkroom filters`); none: the image is converted as it is.")
+    var chain: String = ""
 
     @Option(name: .shortAndLong, help: "Output file (one input) or folder.")
     var output: String
@@ -50,7 +50,7 @@ struct ProcessCommand: ParsableCommand {
     var jobs: Int = 1
 
     @ArgumentParser.Argument(parsing: .allUnrecognized,
-                             help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, PDF, SVG: read by their content), and output options (below).",
+                             help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL, PDF, SVG: read by their content), and output options (below).",
                              completion: .file(extensions: ImageFormat.allCases.flatMap(\.fileExtensions)))
     var arguments: [String] = []
 
@@ -62,8 +62,9 @@ struct ProcessCommand: ParsableCommand {
     func run() throws {
         let spec: ChainSpec
         do {
-            spec = try ChainSyntax.parse(chain, registry: .shipped,
-                                         assets: SharedAssets.store.limited(maxPixels: maxPixels, maxFileBytes: .max))
+            spec = chain.allSatisfy(\.isWhitespace) ? ChainSpec([], registry: .shipped)
+                : try ChainSyntax.parse(chain, registry: .shipped,
+                                        assets: SharedAssets.store.limited(maxPixels: maxPixels, maxFileBytes: .max))
         } catch {
             printError("darkroom process: --chain: \(error.description)\n(`darkroom filters` lists every filter and parameter)")
             throw ExitCode(64)  // EX_USAGE
@@ -75,6 +76,11 @@ struct ProcessCommand: ParsableCommand {
         let inputs = flags.inputs
         let targets = try inputs.map { try outputTemplate(for: $0, several: inputs.count > 1) }
         let encodings = try flags.encodings(for: targets.map(\.format))
+        if zip(targets, encodings).contains(where: { EncodeOptions(format: $0.format, encoding: $1).losslessJPEG }),
+           let problem = JPEGTranscoding.chainProblem(filters: spec.steps.map(\.name)) {
+            printError("darkroom process: \(problem)")
+            throw ExitCode(64)  // EX_USAGE
+        }
         let outputs = try zip(targets, encodings).map { target, encoding in
             OutputConfig(pathTemplate: try Self.numberingPages(target.path, encoding), format: target.format,
                          color: ColorOptions(autoOrient: !noAutoOrient, target: color, intent: intent),

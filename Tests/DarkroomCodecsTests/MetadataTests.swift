@@ -56,14 +56,14 @@ final class MetadataTests: XCTestCase {
         "PhotometricInterpretation", "PlanarConfiguration", "RowsPerStrip", "SamplesPerPixel", "StripByteCounts",
         "StripOffsets", "ExtraSamples", "Predictor", "XResolution", "YResolution", "ResolutionUnit"].map { "IFD0:" + $0 })
 
-    /// The formats darkroom writes (all hold EXIF), and which of them hold IPTC (WebP and AVIF
-    /// have no place for it).
+    /// The formats darkroom writes (all hold EXIF), and which of them hold IPTC (WebP, AVIF and
+    /// JPEG XL have no place for it).
     private static let writable = ImageFormat.allCases.filter { $0.isWritable && $0.holdsMetadata }
-    private static func carriesIPTC(_ format: ImageFormat) -> Bool { format != .webp && format != .avif }
+    private static func carriesIPTC(_ format: ImageFormat) -> Bool { ![.webp, .avif, .jxl].contains(format) }
 
     /// The warnings an output of the tagged input gets for the blocks its format cannot carry.
     private static func expectedWarnings(_ format: ImageFormat, iptc: Bool = true) -> [String] {
-        !carriesIPTC(format) && iptc ? ["IPTC left out: \(format == .webp ? "WebP" : "AVIF") has no place for it (EXIF and XMP are kept)"] : []
+        !carriesIPTC(format) && iptc ? ["IPTC left out: \([ImageFormat.webp: "WebP", .avif: "AVIF", .jxl: "JPEG XL"][format]!) has no place for it (EXIF and XMP are kept)"] : []
     }
 
     /// With `upright` (auto_orient, the default) the orientation-6 input is turned upright.

@@ -14,7 +14,8 @@ final class MutationFuzzTests: XCTestCase {
     static let fixtures = ["rgba8.png", "rgba8_interlaced.png", "palette_trns.png", "gray1.png", "rgba16.png",
                            "rgb.jpg", "progressive.jpg", "cmyk.jpg", "orientation6.jpg", "gray.jpg",
                            "rgba16_lzw.tif", "noise_tiled.tif", "rgba8_lossless.webp", "noise.webp", "animated.webp",
-                           "noise.heic", "noise.avif", "grid.heic", "wavefront.heic"]
+                           "noise.heic", "noise.avif", "grid.heic", "wavefront.heic", "noise.jxl", "noise_transcoded.jxl",
+                           "rgba16_lossless.jxl"]
     static let variantsPerFixture = 300
     /// Small enough that a mutated header declaring a huge image is refused, not allocated.
     static let limits = DecodeLimits(maxPixels: 1 << 20, maxFileBytes: 1 << 20)

@@ -92,7 +92,7 @@ final class ErrorReportingTests: XCTestCase {
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.png', format: jpeg }]\n"),
                      at: (3, 51), "format jpeg does not match the extension \".png\"")
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.png', quality: 80 }]\n"),
-                     at: (3, 52), "quality applies to jpeg, webp, avif and tiff only")
+                     at: (3, 52), "quality applies to jpeg, webp, avif, jxl and tiff only")
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stme}.png' }]\n"), at: (3, 23),
                      "unknown placeholder {stme} (did you mean \"stem\"?)")
         assertSingle(diagnostics("watches:\n  - path: ./in\n    outputs: [{ path: './out/latest.png' }]\n"), at: (3, 23),

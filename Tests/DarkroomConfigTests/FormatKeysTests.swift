@@ -51,10 +51,10 @@ final class FormatKeysTests: XCTestCase {
         assertSingle(diagnostics(head + "avif', speed: 10 }]\n"), at: (3, 51), "speed: expected an integer from 0 to 9")
         assertSingle(diagnostics(head + "tif', compression: zip }]\n"), at: (3, 56),
                      "compression: expected one of none, lzw, deflate, jpeg")
-        assertSingle(diagnostics(head + "jpg', lossless: true }]\n"), at: (3, 53), "lossless applies to webp only")
+        assertSingle(diagnostics(head + "jpg', lossless: true }]\n"), at: (3, 53), "lossless applies to webp and jxl only")
         assertSingle(diagnostics(head + "png', speed: 3 }]\n"), at: (3, 50), "speed applies to avif only")
         assertSingle(diagnostics(head + "webp', tiled: true }]\n"), at: (3, 51), "tiled applies to tiff only")
-        assertSingle(diagnostics(head + "webp', bit_depth: 16 }]\n"), at: (3, 55), "bit_depth applies to png, tiff and avif only")
+        assertSingle(diagnostics(head + "webp', bit_depth: 16 }]\n"), at: (3, 55), "bit_depth applies to png, tiff, avif and jxl only")
         assertSingle(diagnostics(head + "tif', compression: jpeg, bit_depth: 16 }]\n"), at: (3, 73),
                      "bit_depth 16 cannot be written with compression: jpeg")
     }

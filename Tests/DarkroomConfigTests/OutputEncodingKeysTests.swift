@@ -31,7 +31,7 @@ final class OutputEncodingKeysTests: XCTestCase {
 
     func testKeysThatDoNotApplyToTheFormatAreRefused() {
         let jpeg = "watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.jpg', "
-        assertSingle(diagnostics(jpeg + "bit_depth: 16 }]\n"), at: (3, 54), "bit_depth applies to png, tiff and avif only")
+        assertSingle(diagnostics(jpeg + "bit_depth: 16 }]\n"), at: (3, 54), "bit_depth applies to png, tiff, avif and jxl only")
         assertSingle(diagnostics(jpeg + "compression: 9 }]\n"), at: (3, 56), "compression applies to png and tiff only")
         let png = "watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.png', "
         assertSingle(diagnostics(png + "chroma: 444 }]\n"), at: (3, 51), "chroma applies to jpeg only")

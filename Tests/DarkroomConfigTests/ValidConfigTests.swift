@@ -16,7 +16,7 @@ final class ValidConfigTests: XCTestCase {
         XCTAssertEqual(watch.name, "inbox")
         XCTAssertEqual(watch.path, "/srv/darkroom/inbox")
         XCTAssertFalse(watch.recursive)
-        XCTAssertEqual(watch.include, ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.gif", "*.avif", "*.heic", "*.heif", "*.tif", "*.tiff",
+        XCTAssertEqual(watch.include, ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.gif", "*.avif", "*.jxl", "*.heic", "*.heif", "*.tif", "*.tiff",
                                        "*.dng", "*.cr2", "*.cr3", "*.nef", "*.arw", "*.raf", "*.orf", "*.rw2", "*.pdf", "*.svg"])
         XCTAssertEqual(watch.settleMilliseconds, 250)
         XCTAssertEqual(watch.onSuccess, .move)

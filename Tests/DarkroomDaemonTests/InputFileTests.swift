@@ -127,8 +127,8 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertLessThan(tall, 2000 * 20_000 * 16 / 10, "far below a whole float image")
     }
 
-    /// libwebp and libheif decode whole images, and the WebP and AVIF encoders keep the whole
-    /// picture: the estimate adds them, so the budget holds them; a PNG to JPEG stays streamed.
+    /// libwebp, libheif and libjxl decode whole images, and the WebP, AVIF and JPEG XL encoders keep
+    /// the whole picture: the estimate adds them, so the budget holds them; a PNG to JPEG stays streamed.
     func testWholeImageDecodersAndEncodersAreCountedInTheEstimate() throws {
         func estimate(input: ImageFormat, output: ImageFormat) throws -> Int {
             let header = ImageInfo(format: input, width: 4000, height: 3000, bitDepth: 8, channels: 3, colorSpace: "rgb",
@@ -147,6 +147,8 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try estimate(input: .heif, output: .jpeg), streamed + 3 * area, "libheif's decoded image")
         XCTAssertGreaterThanOrEqual(try estimate(input: .png, output: .webp), streamed + 3 * area / 2, "the WebP encoder's YUV picture")
         XCTAssertGreaterThanOrEqual(try estimate(input: .png, output: .avif), streamed + 3 * area, "the AVIF encoder's picture")
+        XCTAssertGreaterThanOrEqual(try estimate(input: .jxl, output: .jpeg), streamed + 3 * area, "libjxl's decoded frame")
+        XCTAssertGreaterThanOrEqual(try estimate(input: .png, output: .jxl), streamed + 48 * area, "libjxl's encoder and its working images")
         XCTAssertLessThan(try estimate(input: .tiff, output: .tiff), area, "TIFF streams both ways")
     }
 

@@ -81,6 +81,34 @@ final class ThreadBudgetTests: XCTestCase {
         }
     }
 
+    /// libjxl's parallel stages run on darkroom's runner: with every slot taken a JPEG XL decode
+    /// and encode (at finish, where libjxl encodes the kept rows) start no thread at all; with a
+    /// slot free, at most one.
+    func testAJPEGXLDecodeAndEncodeRunNoMoreHelpersThanTheFreeSlots() throws {
+        let side = 1024
+        let jxl = try encodedCard(width: side, height: side, format: .jxl)
+        let rows = [UInt8](repeating: 0, count: side * side * 3).enumerated().map { UInt8(truncatingIfNeeded: $0.offset * 7 / 3) }
+        let slots = ComputeSlots.shared
+        let held = slots.tryAcquire(upTo: slots.count)
+        XCTAssertEqual(held, slots.count, "another test holds slots")
+        defer { slots.release(held) }
+        for free in Set([0, min(1, slots.count)]) {
+            slots.release(free)
+            var encoder = try ImageEncoder(size: Size(width: side, height: side), options: EncodeOptions(format: .jxl),
+                                           traits: OutputTraits(alpha: false))
+            try encoder.write(rows, rows: 0..<side)
+            for (name, work) in [("decode", { _ = try ImageDecoder(jxl) }), ("encode", { _ = try encoder.finish() })] as [(String, () throws -> Void)] {
+                let sampler = ThreadSampler()
+                usleep(2000)
+                let before = ThreadSampler.threads()
+                try work()
+                let most = sampler.stop()
+                XCTAssertLessThanOrEqual(most - before, free, "JPEG XL \(name) with \(free) slots free: \(most - before) threads started")
+            }
+            XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode and encode gave their slots back")
+        }
+    }
+
     /// libraw's OpenMP loops (Debian builds it with OpenMP) run on the calling thread alone while
     /// every slot is taken, and on one more with one slot free. libgomp keeps its threads parked
     /// once started, so the run with no slot free comes first.

@@ -157,11 +157,14 @@ final class CommandLineTests: XCTestCase {
                   - { path: './out/{stem}.avif', quality: 50, speed: 7 }
                   - { path: './out/{stem}-deep.avif', bit_depth: 10 }
                   - { path: './out/{stem}.tif', compression: deflate, tiled: true }
+                  - { path: './out/{stem}.jxl', quality: 75, effort: 5 }
+                  - { path: './out/{stem}-archive.jxl', lossless_jpeg: true }
             """.utf8))
         let check = try darkroom(["check", s.path("formats.yaml")])
         XCTAssertEqual(check.status, 0, check.stderr)
-        for line in ["*.webp *.gif *.avif *.heic *.heif *.tif *.tiff *.dng *.cr2 *.cr3 *.nef *.arw *.raf *.orf *.rw2 *.pdf *.svg (each read by its content)",
+        for line in ["*.webp *.gif *.avif *.jxl *.heic *.heif *.tif *.tiff *.dng *.cr2 *.cr3 *.nef *.arw *.raf *.orf *.rw2 *.pdf *.svg (each read by its content)",
                      "{stem}.webp: webp, lossless, effort 4",
+                     "{stem}.jxl: jxl, distance 2.35, effort 5", "{stem}-archive.jxl: jxl, JPEG inputs transcoded losslessly (lossless_jpeg), effort 7",
                      "{stem}.avif: avif, quality 50, speed 7, 8-bit",
                      "{stem}-deep.avif: avif, quality 90, speed 5, 10-bit", "{stem}.tif: tiff, deflate compression, tiled"] {
             XCTAssertTrue(check.stdout.contains(line), "\(line) in \(check.stdout)")

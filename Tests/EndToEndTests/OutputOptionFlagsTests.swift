@@ -38,7 +38,7 @@ final class OutputOptionFlagsTests: XCTestCase {
             (["--effort", "7", "-o", s.path("x.webp")], "--effort must be from 0 to 6 for webp, got 7"),
             (["--compression", "zip", "-o", s.path("x.tif")], "--compression must be none, lzw, deflate or jpeg for tiff, got zip"),
             (["--quality", "0", "-o", s.path("x.jpg")], "--quality must be from 1 to 100 for jpeg, got 0"),
-            (["--lossless", "-o", s.path("x.jpg")], "--lossless applies to webp only"),
+            (["--lossless", "-o", s.path("x.jpg")], "--lossless applies to webp, jxl only"),
             (["--qualty", "80", "-o", s.path("x.jpg")], "did you mean \"--quality\""),
         ]
         for (flags, message) in cases {

@@ -43,6 +43,7 @@ typedef enum {
     DR_FORMAT_HEIF = 5, /* HEIC and other HEIF brands */
     DR_FORMAT_AVIF = 6,
     DR_FORMAT_GIF = 7,
+    DR_FORMAT_JXL = 8,  /* JPEG XL: a bare codestream or the ISOBMFF container */
     DR_FORMAT_RAW = 11, /* camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2…), read through libraw */
     DR_FORMAT_PDF = 16, /* read only: a page rendered by poppler (vector.c) */
     DR_FORMAT_SVG = 17  /* read only: rendered by librsvg, gzip'd or not */
@@ -366,6 +367,30 @@ typedef struct {
  * holds the palette indices of its last three frames to optimise each against the one before. */
 dr_status dr_gif_writer_open(int width, int height, const dr_gif_write_options *options, dr_writer **writer,
                              char *message, size_t message_capacity);
+
+/* How a JPEG XL writer encodes (libjxl). Rows are 3 (RGB) or 4 (RGBA, straight) samples a
+ * pixel, 8-bit or, for bit_depth 16, 16-bit in host order. */
+typedef struct {
+    int channels;
+    int bit_depth;    /* 8 or 16 */
+    float distance;   /* lossy: butteraugli distance, 0.1 (near-lossless) ... 15; 1 is visually lossless */
+    int effort;       /* 1 (fastest) ... 9 (smallest); cjxl's default is 7 */
+    int lossless;     /* modular lossless: the samples come back exactly */
+    int orientation;  /* EXIF orientation 1...8 of the rows, written as the codestream's */
+} dr_jxl_write_options;
+
+/* A JPEG XL writer: it keeps the rows and encodes at finish (libjxl 0.7 takes whole frames); the
+ * metadata (may be NULL) goes into Exif and xml boxes, the ICC profile into the codestream. */
+dr_status dr_jxl_writer_open(int width, int height, const dr_jxl_write_options *options,
+                             const dr_metadata *metadata, dr_writer **writer,
+                             char *message, size_t message_capacity);
+
+/* A JPEG transcoded into JPEG XL without decoding its pixels: the DCT coefficients recoded
+ * losslessly, with what reconstructs the original file byte for byte (its markers, metadata
+ * and entropy coding, in a jbrd box). DR_UNSUPPORTED for a JPEG libjxl cannot keep
+ * (arithmetic-coded, CMYK, 12-bit). `out` is filled (free with dr_buffer_free). */
+dr_status dr_jxl_transcode_jpeg(const unsigned char *jpeg, size_t length, int effort, dr_buffer *out,
+                                char *message, size_t message_capacity);
 
 /* TIFF compressions (the TIFF tag values). */
 enum { DR_TIFF_NONE = 1, DR_TIFF_LZW = 5, DR_TIFF_JPEG = 7, DR_TIFF_DEFLATE = 8 };

@@ -16,6 +16,10 @@ extension ConfigDecoder {
         let color = decodeOutputColor(f)
         let encoding = decodeEncoding(f, format: format)
         let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([], registry: registry, assets: assets)
+        if format == .jxl, encoding.value(.losslessJPEG, for: .jxl)?.boolean == true, let node = f["lossless_jpeg"],
+           let problem = JPEGTranscoding.chainProblem(filters: chain.steps.map(\.name)) {
+            error(node.mark, f.path("lossless_jpeg"), problem)
+        }
         if encoding.pages == .all, let template, !OutputTemplate.placeholders(in: template).contains("page"), let node = f["pages"] {
             error(node.mark, f.path("pages"), "pages: all writes one file per page of a PDF; put {page} in the path, "
                   + "e.g. " + ConfigPath.standardize(template + "/..") + "/{stem}-{page}.png")

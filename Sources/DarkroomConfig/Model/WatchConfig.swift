@@ -27,7 +27,7 @@ public struct WatchConfig: Sendable, Equatable {
     public var outputs: [OutputConfig]
 
     /// The file-name globs used when `include` is not given.
-    public static let defaultInclude = ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.gif", "*.avif", "*.heic", "*.heif", "*.tif", "*.tiff",
+    public static let defaultInclude = ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.gif", "*.avif", "*.jxl", "*.heic", "*.heif", "*.tif", "*.tiff",
                                          "*.dng", "*.cr2", "*.cr3", "*.nef", "*.arw", "*.raf", "*.orf", "*.rw2", "*.pdf", "*.svg"]
 
     /// A watch with the defaults of a config that names only `path` and `outputs`.

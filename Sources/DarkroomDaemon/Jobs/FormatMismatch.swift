@@ -24,6 +24,7 @@ extension ImageFormat {
         case .gif: "GIF"
         case .heif: "HEIF"
         case .avif: "AVIF"
+        case .jxl: "JPEG XL"
         case .raw: "camera RAW"
         case .pdf: "PDF"
         case .svg: "SVG"

@@ -4,11 +4,11 @@ import DarkroomTestSupport
 import Foundation
 import XCTest
 
-/// TIFF, WebP, HEIF and AVIF files that are cut short, corrupt or declare too many pixels fail
+/// TIFF, WebP, HEIF, AVIF and JPEG XL files that are cut short, corrupt or declare too many pixels fail
 /// with a CodecError, as PNG and JPEG do; a huge header is refused before any pixel memory.
 final class FormatErrorTests: XCTestCase {
     static let fixtures = ["rgba16_lzw.tif", "noise_tiled.tif", "rgba8_lossless.webp", "noise.webp", "animated.webp",
-                           "noise.heic", "noise.avif"]
+                           "noise.heic", "noise.avif", "noise.jxl", "noise_transcoded.jxl", "rgba16_lossless.jxl"]
 
     private func failure(_ body: () throws -> Void) -> CodecError? {
         do { try body(); return nil } catch let error as CodecError { return error } catch { XCTFail("\(error)"); return nil }
@@ -52,7 +52,8 @@ final class FormatErrorTests: XCTestCase {
     /// limit below that (the default, 100000000, would take exactly 1×100000000).
     func testHugeHeadersAreTooLargeBeforeDecoding() throws {
         let files: [(String, [UInt8])] = [("TIFF", Self.hugeTIFF()), ("WebP", try Self.hugeWebP()),
-                                          ("HEIC", try Self.hugeISPE("noise.heic")), ("AVIF", try Self.hugeISPE("noise.avif"))]
+                                          ("HEIC", try Self.hugeISPE("noise.heic")), ("AVIF", try Self.hugeISPE("noise.avif")),
+                                          ("JPEG XL", Self.hugeJXL())]
         for (name, bytes) in files {
             let error = failure { _ = try ImageDecoder(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 99_999_999))) }
             XCTAssertEqual(error?.code, .tooLarge, "\(name): \(String(describing: error))")
@@ -60,6 +61,7 @@ final class FormatErrorTests: XCTestCase {
         // The header alone is still readable: the report can say how large the image is.
         XCTAssertEqual(try ImageCodec.readInfo(Self.hugeTIFF()).height, 100_000_000)
         XCTAssertEqual(try ImageCodec.readInfo(try Self.hugeWebP()).width, 16384)
+        XCTAssertEqual(try ImageCodec.readInfo(Self.hugeJXL()).height, 100_000_000)
     }
 
     /// A little-endian TIFF whose one strip claims 1×100000000 grey pixels.
@@ -95,5 +97,22 @@ final class FormatErrorTests: XCTestCase {
         }
         XCTAssertGreaterThan(patched, 0)
         return bytes
+    }
+
+    /// A bare JPEG XL codestream whose size header says 1×100000000, with the default image
+    /// metadata (8-bit sRGB) and no frame: written bit by bit, least significant first.
+    static func hugeJXL() -> [UInt8] {
+        var bits = [Bool]()
+        func put(_ value: Int, _ count: Int) { for i in 0..<count { bits.append(value >> i & 1 == 1) } }
+        put(0, 1)                           // not a small size
+        put(3, 2); put(100_000_000 - 1, 30) // ysize: the 30-bit distribution
+        put(0, 3)                           // no aspect ratio: xsize follows
+        put(0, 2); put(1 - 1, 9)            // xsize: the 9-bit distribution
+        put(1, 1)                           // image metadata: all default
+        var bytes: [UInt8] = [0xFF, 0x0A]
+        for at in stride(from: 0, to: bits.count, by: 8) {
+            bytes.append(bits[at..<min(at + 8, bits.count)].enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) })
+        }
+        return bytes + [UInt8](repeating: 0, count: 64)
     }
 }

@@ -40,6 +40,16 @@ enum FormatTools {
         try ReferenceTool.file(try ImageCodec.encode(image, options: .init(format: .png, bitDepth: bitDepth, icc: icc)), named: name, in: folder)
     }
 
+    /// A render of `bytes` through a leading crop (the decoder's crop-on-load) gives the crop of
+    /// a whole decode, sample for sample.
+    static func assertCropOnLoadMatchesAWholeDecode(_ bytes: [UInt8], _ crop: Rect,
+                                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        let whole = try ImageCodec.decode(bytes).image
+        let out = try render(bytes, "crop x=\(crop.x) y=\(crop.y) width=\(crop.width) height=\(crop.height)", options: .init(format: .png))
+        let expected = Image(width: crop.width, height: crop.height) { x, y in whole[x + crop.x, y + crop.y] }
+        XCTAssertEqual(maxDifference(try ImageCodec.decode(out.bytes).image, expected), 0, file: file, line: line)
+    }
+
     /// The file at `path` decoded by darkroom.
     static func decode(_ path: String) throws -> (image: Image, info: ImageInfo) {
         try ImageCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
