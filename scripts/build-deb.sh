@@ -22,7 +22,7 @@ libraries() {
   ldd "$binary" | awk '/=> \// { print $3 }'
   local multiarch
   multiarch=$(ldd "$binary" | awk '$1 ~ /^libc\.so/ { print $3 }' | xargs dirname | xargs basename)
-  LC_ALL=C grep -aoE 'lib[a-z0-9_+-]+(\.[a-z0-9_+-]+)*\.so\.[0-9]+' "$binary" | sort -u | while read -r soname; do
+  LC_ALL=C grep -aoE 'lib[a-z0-9_+-]+(\.[a-z0-9_+-]+)*\.so(\.[0-9]+)+' "$binary" | sort -u | while read -r soname; do
     # awk reads ldconfig's whole list (an early exit would kill ldconfig with SIGPIPE, which
     # pipefail reports as not found: a spurious FAIL).
     ldconfig -p | awk -v s="$soname" -v d="/$multiarch/" '!found && $1 == s && index($NF, d) { print $NF; found = 1 } END { exit !found }' \
