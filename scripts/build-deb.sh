@@ -50,8 +50,9 @@ Section: graphics
 Priority: optional
 Installed-Size: $(du -sk "$root" | cut -f1)
 Description: watched folders turned into image pipelines
- A daemon that watches folders (inotify), runs each new PNG or JPEG through filter
- chains, and writes the outputs and a JSON report per input. Runs as a systemd
+ A daemon that watches folders (inotify), runs each new image (PNG, JPEG, TIFF,
+ WebP, GIF, HEIC, AVIF, JPEG XL, camera RAW, PDF, SVG) through filter chains,
+ and writes the outputs and a JSON report per input. Runs as a systemd
  service with a dynamic user; darkroom status, darkroom report and a Prometheus
  metrics file show what it does.
 CONTROL
