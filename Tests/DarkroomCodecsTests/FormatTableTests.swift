@@ -1,3 +1,4 @@
+import DarkroomCore
 @testable import DarkroomCodecs
 import Foundation
 import XCTest
@@ -45,6 +46,18 @@ final class FormatTableTests: XCTestCase {
         let globs = ImageFormat.extensionGlobs
         for glob in ["*.jpg", "*.jxl", "*.heic", "*.dng", "*.pdf", "*.svg"] { XCTAssertTrue(globs.contains(glob), glob) }
         XCTAssertEqual(globs.count, ImageFormat.allCases.map(\.fileExtensions.count).reduce(0, +))
+    }
+
+    /// A format the table says is read only is refused by the encoder, by its name, with the ones it writes.
+    func testAReadOnlyFormatIsNotWritten() {
+        let image = Image(width: 4, height: 4, fill: Pixel(0.5, 0.5, 0.5, 1))
+        for format in ImageFormat.allCases where !format.isWritable {
+            XCTAssertThrowsError(try ImageCodec.encode(image, options: EncodeOptions(format: format))) { error in
+                XCTAssertEqual((error as? CodecError)?.code, .unsupported)
+                XCTAssertEqual((error as? CodecError)?.message,
+                               "darkroom reads \(format.displayName) but does not write it; write jpeg, png, webp, gif, avif, jxl or tiff")
+            }
+        }
     }
 
     /// `make fuzz` (scripts/fuzz.sh, a shell script that cannot read the table) fuzzes every format.
