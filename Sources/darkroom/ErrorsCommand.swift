@@ -33,7 +33,7 @@ struct ErrorsCommand: ReferenceCommand {
         (ReferenceTable.header("Error codes", command: "errors", source: "Sources/DarkroomCodecs/ErrorCode.swift") + [
             "A file that fails gets a report with `\"status\": \"failed\"` and `\"error\": {\"code\": …, \"message\": …}`.",
             "The code is one of these and never changes between versions, so scripts may match on it; the",
-            "message says what exactly went wrong, naming the file.",
+            "message says what exactly went wrong, naming the file. `darkroom errors --json` prints the table for scripts.",
             "",
         ] + tables[0].markdown).joined(separator: "\n")
     }

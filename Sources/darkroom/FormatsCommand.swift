@@ -47,6 +47,7 @@ struct FormatsCommand: ReferenceCommand {
             "darkroom reads every format below by its content, whatever a file's name says (a report warns",
             "when the name says another format), and writes those marked written: an output's format is",
             "`format:` (its name) or its path's extension. The name is also what a report's `input.format` holds.",
+            "`darkroom formats --json` prints the tables of this page for scripts.",
             "",
         ]
         lines += tables[0].markdown
