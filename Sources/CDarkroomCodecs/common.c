@@ -167,8 +167,10 @@ void dr_info_reset(dr_info *info) {
     info->pages = 1;
 }
 
+/* No message: the Swift side words it from its table of formats (ImageFormat.unrecognisedMessage),
+ * so that the list of formats is written in one place. */
 static dr_status not_an_image(char *message, size_t capacity) {
-    dr_set_message(message, capacity, "not a PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL, camera RAW, PDF or SVG file (unrecognised signature)");
+    if (capacity > 0) message[0] = '\0';
     return DR_NOT_AN_IMAGE;
 }
 

@@ -115,7 +115,7 @@ public final class AssetStore: AssetResolver, @unchecked Sendable {
             image = CompactAsset(upright, identity: AssetIdentity(path: path, sha256: hash(bytes)),
                                  eightBit: info.format == .jpeg || info.bitDepth <= 8)
         } catch {
-            throw ParameterError("\(path): \(error.code == .notAnImage ? "not an image (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF or PDF)" : error.message)")
+            throw ParameterError("\(path): \(error.code == .notAnImage ? "not an image (\(ImageFormat.readableList))" : error.message)")
         }
         store(path, stamp, .image(image))
         return image

@@ -30,7 +30,9 @@ enum CBridge {
         case DR_WRITE_FAILED: code = .writeFailed
         default: code = .corrupt
         }
-        let text = message.isEmpty ? (status == DR_OUT_OF_MEMORY ? "out of memory" : "unreadable image data") : message
+        let text = !message.isEmpty ? message
+            : status == DR_NOT_AN_IMAGE ? ImageFormat.unrecognisedMessage
+            : status == DR_OUT_OF_MEMORY ? "out of memory" : "unreadable image data"
         return CodecError(code: code, message: text)
     }
 

@@ -26,7 +26,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     /// What happened.
     public var meaning: String {
         switch self {
-        case .notAnImage: "The file is not an image darkroom reads: it has no PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL, camera RAW, PDF or SVG signature."
+        case .notAnImage: "The file is not an image darkroom reads: it has no \(ImageFormat.readableList) signature."
         case .corrupt: "The image's data is damaged: the decoder found values that cannot be."
         case .truncated: "The image ends before its data does (an interrupted copy or upload)."
         case .unsupported: "A valid image in a variant darkroom does not read or write (the message names it)."

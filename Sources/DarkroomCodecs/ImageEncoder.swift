@@ -85,7 +85,7 @@ public struct ImageEncoder: StripSink {
             // the encoder's per-macroblock state; lossless: the ARGB picture (4 a pixel) and
             // libwebp's transform buffers (about 2× ARGB).
             return size.area * (options.lossless ? 12 : 3)
-        case .avif, .heif, .pdf, .svg:
+        case .avif:
             // The RGB(A) plane, libheif's YUV 4:2:0 or 4:4:4 copy and libaom's frame buffers
             // (source, reconstruction and lookahead, 1.5–3 bytes a pixel each). 10-bit: every
             // sample takes 2 bytes (the 16-bit rows, libavif's YUVA planes, libaom's buffers).
@@ -99,8 +99,6 @@ public struct ImageEncoder: StripSink {
             // peak resident memory over their baseline, 3 and 12 MP photos).
             if options.losslessJPEG { return size.area * 34 }
             return size.area * (jxlLayout(options, traits).bytesPerPixel + (options.jxlLossless ? 84 : 52))
-        case .raw:
-            return 0
         case .tiff:
             guard options.tiled else { return 0 }
             return 2 * 256 * size.width * tiffLayout(options, traits).bytesPerPixel
@@ -111,6 +109,8 @@ public struct ImageEncoder: StripSink {
             guard options.progressive || options.optimizesCoding(for: size) else { return 0 }
             // 2 bytes a sample: 1 sample a pixel for grey, 3 at 4:4:4, 1.5 at 4:2:0.
             return size.area * (traits.grey ? 2 : options.usesFullChroma ? 6 : 3)
+        default:
+            return 0  // read only: never written
         }
     }
 
@@ -196,12 +196,7 @@ public struct ImageEncoder: StripSink {
                                          loop_count: Int32(clamping: max(options.loopCount, 0)),
                                          to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
             try CBridge.call { dr_gif_writer_open(w, h, &c, &pointer, $0, $1) }
-        case .raw:
-            throw CodecError(code: .unsupported, message: "darkroom reads camera RAW but does not write it")
-        case .avif, .heif, .pdf, .svg:
-            guard options.format == .avif else {
-                throw CodecError(code: .unsupported, message: "darkroom reads \(options.format.rawValue.uppercased()) but does not write it; write avif")
-            }
+        case .avif:
             let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha, sixteenBit: options.avifIsTenBit)
             quantiser = Quantiser(layout: layout)
             var c = dr_avif_write_options(channels: Int32(layout.channels), quality: options.clamped(.quality),
@@ -239,6 +234,10 @@ public struct ImageEncoder: StripSink {
             try metadata.withCBlocks { (blocks) throws(CodecError) in
                 try CBridge.call { dr_tiff_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
+        default:
+            // A format read only (ImageFormat.isWritable); the config and `process` refuse it before.
+            throw CodecError(code: .unsupported, message: "darkroom reads \(options.format.displayName) but does not write it; write "
+                             + ImageFormat.writableList)
         }
         writer = WriterHandle(pointer!)
         // GIF has no place for a profile; its colours are sRGB by convention.

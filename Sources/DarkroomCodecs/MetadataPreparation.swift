@@ -44,7 +44,7 @@ extension ImageMetadata {
         if format == .jpeg { out.dropBlocksTooLargeForJPEG(&warnings) }
         if format == .webp || format == .avif || format == .jxl, out.iptc != nil {
             out.iptc = nil
-            warnings.append("IPTC left out: \(format == .webp ? "WebP" : format == .avif ? "AVIF" : "JPEG XL") has no place for it (EXIF and XMP are kept)")
+            warnings.append("IPTC left out: \(format.displayName) has no place for it (EXIF and XMP are kept)")
         }
         return (out, warnings)
     }

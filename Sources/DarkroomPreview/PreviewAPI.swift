@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import DarkroomConfig
 import DarkroomCore
 import DarkroomDaemon
@@ -88,8 +89,9 @@ final class PreviewAPI: HTTPHandler, Sendable {
         var limits: [String: Double]
     }
 
-    private static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "avif", "heic", "heif", "tif", "tiff"]
-    private static let assetExtensions: Set<String> = imageExtensions.union(["svg", "cube", "ttf", "otf", "ttc"])
+    /// The files offered as images: every extension of every format darkroom reads.
+    private static let imageExtensions = Set(ImageFormat.allCases.flatMap(\.fileExtensions))
+    private static let assetExtensions: Set<String> = imageExtensions.union(["cube", "ttf", "otf", "ttc"])
 
     private func state() -> State {
         var images = scope.images.enumerated().map { State.Image(root: "images", path: String($0.offset), label: ($0.element as NSString).lastPathComponent) }

@@ -33,7 +33,8 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
-    /// An output's format and the settings that apply to it.
+    /// An output's format and the settings that apply to it: in words where options interact
+    /// (lossless WebP has no quality), else read from the option table.
     static func describe(_ output: OutputConfig) -> String {
         let e = output.encoding
         switch output.format {
@@ -51,8 +52,11 @@ struct CheckCommand: ParsableCommand {
                 + (e.bitDepth.map { ", \($0)-bit" } ?? "")
         case .tiff:
             return "tiff, \(e.tiffCompression.rawValue) compression" + (e.bitDepth.map { ", \($0)-bit" } ?? "") + (e.tiled ? ", tiled" : ", striped")
-        case .heif, .raw, .pdf, .svg:
-            return "\(output.format.rawValue) (not writable: the config reader refuses it)"
+        default:
+            return ([output.format.rawValue] + FormatHelpText.options(of: output.format) { option, _ in
+                guard let value = e.value(option, for: output.format) else { return nil }
+                return option.name + " " + value.description
+            }).joined(separator: ", ")
         }
     }
 }

@@ -13,27 +13,30 @@ enum FormatHelpText {
         .jxl: "alpha kept, 16-bit and HDR depths in as 16-bit, orientation from the codestream, an animation's first frame; lossless_jpeg transcodes a JPEG byte-exactly",
         .heif: "HEIC from phones: irot/imir applied by libheif, 10/12-bit kept as 16-bit",
         .tiff: "strips or tiles, grey/RGB/RGBA/CMYK in, the first page",
-        .raw: "camera RAW (.dng .cr2 .cr3 .nef .arw .raf .orf .rw2) developed by libraw: AHD, white_balance, "
+        .raw: "camera RAW (" + ImageFormat.raw.fileExtensions.map { "." + $0 }.joined(separator: " ") + ") developed by libraw: AHD, white_balance, "
             + "camera matrix to sRGB, half-size when shrunk 2× or more; raw_preview reads the embedded JPEG",
         .pdf: "a page drawn by poppler on white at dpi, or at a leading resize's size; pages: all writes one output per page",
         .svg: "drawn by librsvg (gzip'd too) at dpi, 96 user units an inch, or at a leading resize's size; transparency kept; no external file or URL is read",
     ]
 
-    /// The order the help lists formats in.
-    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .jxl, .heif, .tiff, .raw, .pdf, .svg]
-
     /// "quality 1–100 (90), progressive (false), …": the options `format` takes.
     static func options(of format: ImageFormat) -> String {
+        options(of: format) { option, form in
+            option.name + (form.kind == .boolean ? "" : " " + form.kind.range) + " (\(form.defaultText))"
+        }.joined(separator: ", ")
+    }
+
+    /// Each option `format` takes beyond those every output takes, as `text` words it (nil: left out).
+    static func options(of format: ImageFormat, _ text: (OutputOption, OutputOption.Form) -> String?) -> [String] {
         OutputOption.all.compactMap { option -> String? in
             guard let form = option.form(for: format), form.formats != ImageFormat.writableFormats else { return nil }
-            let range = form.kind == .boolean ? "" : " " + form.kind.range
-            return option.name + range + " (\(form.defaultText))"
-        }.joined(separator: ", ")
+            return text(option, form)
+        }
     }
 
     static func render() -> String {
         var lines = ["Formats (inputs are read by their content, not their name; an output's format is `format:` or its path's extension):"]
-        for format in formats {
+        for format in ImageFormat.allCases {
             let direction = format.isWritable ? "in, out" : "in"
             let about = [format.isWritable ? options(of: format) : "", notes[format] ?? ""].filter { !$0.isEmpty }
             lines.append("  " + format.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomCodecs
 import DarkroomDaemon
 import DarkroomPreview
 import Dispatch
@@ -31,8 +32,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: "Port on 127.0.0.1 and ::1; 0 picks a free one.")
     var port: UInt16 = 0
 
-    @ArgumentParser.Argument(help: "Images to preview on.", completion: .file(extensions: ["png", "jpg", "jpeg", "tif", "tiff", "webp", "heic", "heif", "avif",
-                                                                                                  "dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2"]))
+    @ArgumentParser.Argument(help: "Images to preview on.", completion: .file(extensions: ImageFormat.allCases.flatMap(\.fileExtensions)))
     var images: [String] = []
 
     func run() throws {

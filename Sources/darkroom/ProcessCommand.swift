@@ -53,7 +53,7 @@ struct ProcessCommand: ParsableCommand {
     var jobs: Int = 1
 
     @ArgumentParser.Argument(parsing: .allUnrecognized,
-                             help: "Input image files (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF, JPEG XL, PDF, SVG: read by their content), and output options (below).",
+                             help: "Input image files (\(ImageFormat.readableList): read by their content), and output options (below).",
                              completion: .file(extensions: ImageFormat.allCases.flatMap(\.fileExtensions)))
     var arguments: [String] = []
 
@@ -155,7 +155,7 @@ struct ProcessCommand: ParsableCommand {
     }
 }
 
-/// `--format`: the formats darkroom writes (HEIF is read only).
+/// `--format`: the formats darkroom writes.
 extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) {
         guard let format = ImageFormat(rawValue: argument.lowercased()), format.isWritable else { return nil }

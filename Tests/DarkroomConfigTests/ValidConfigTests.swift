@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import DarkroomCore
 import DarkroomTestSupport
 import XCTest
@@ -16,8 +17,11 @@ final class ValidConfigTests: XCTestCase {
         XCTAssertEqual(watch.name, "inbox")
         XCTAssertEqual(watch.path, "/srv/darkroom/inbox")
         XCTAssertFalse(watch.recursive)
-        XCTAssertEqual(watch.include, ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.gif", "*.avif", "*.jxl", "*.heic", "*.heif", "*.tif", "*.tiff",
-                                       "*.dng", "*.cr2", "*.cr3", "*.nef", "*.arw", "*.raf", "*.orf", "*.rw2", "*.pdf", "*.svg"])
+        // Every extension of every format the codecs read, and so the ones a user drops in.
+        XCTAssertEqual(watch.include, ImageFormat.allCases.flatMap { $0.fileExtensions.map { "*." + $0 } })
+        for glob in ["*.jpg", "*.jpeg", "*.png", "*.gif", "*.heic", "*.tif", "*.jxl", "*.dng", "*.cr3", "*.nef", "*.pef", "*.pdf", "*.svg", "*.svgz"] {
+            XCTAssertTrue(watch.include.contains(glob), glob)
+        }
         XCTAssertEqual(watch.settleMilliseconds, 250)
         XCTAssertEqual(watch.onSuccess, .move)
         XCTAssertEqual(watch.doneDirectory, "/srv/darkroom/done")

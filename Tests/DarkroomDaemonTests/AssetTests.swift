@@ -30,7 +30,7 @@ final class AssetTests: XCTestCase {
         folder.write("notes.png", Array("not a picture".utf8))
         let store = AssetStore(hash: { SHA256.hex($0) })
         for (image, message) in [("./missing.png", "\(folder.path)/missing.png: no such file"),
-                                 ("notes.png", "\(folder.path)/notes.png: not an image (PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF or PDF)")] {
+                                 ("notes.png", "\(folder.path)/notes.png: not an image (\(ImageFormat.readableList))")] {
             XCTAssertThrowsError(try config(folder, image: image, store: store)) { error in
                 let diagnostics = (error as? ConfigError)?.diagnostics ?? []
                 XCTAssertEqual(diagnostics.count, 1, "\(diagnostics)")

@@ -178,7 +178,7 @@ final class CommandLineTests: XCTestCase {
             """.utf8))
         let check = try darkroom(["check", s.path("formats.yaml")])
         XCTAssertEqual(check.status, 0, check.stderr)
-        for line in ["*.webp *.gif *.avif *.jxl *.heic *.heif *.tif *.tiff *.dng *.cr2 *.cr3 *.nef *.arw *.raf *.orf *.rw2 *.pdf *.svg (each read by its content)",
+        for line in ["takes *.jpg *.jpeg *.jpe *.png *.webp *.gif *.avif *.jxl *.heic *.heif *.hif *.tif *.tiff *.dng *.cr2 *.cr3 *.nef *.arw *.raf *.orf *.rw2 *.pef *.srw *.pdf *.svg *.svgz (each read by its content)",
                      "{stem}.webp: webp, lossless, effort 4",
                      "{stem}.jxl: jxl, distance 2.35, effort 5", "{stem}-archive.jxl: jxl, JPEG inputs transcoded losslessly (lossless_jpeg), effort 7",
                      "{stem}.avif: avif, quality 50, speed 7, 8-bit",

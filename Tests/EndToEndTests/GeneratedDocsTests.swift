@@ -38,6 +38,40 @@ final class GeneratedDocsTests: XCTestCase {
         }
     }
 
+    /// Every format of the table has its row, with its name and extensions, and the default
+    /// include patterns follow the table.
+    func testEveryFormatIsInTheDoc() throws {
+        let doc = try String(contentsOfFile: repositoryRoot + "/docs/output-options.md", encoding: .utf8)
+        for format in ImageFormat.allCases {
+            let row = try XCTUnwrap(doc.split(separator: "\n").first { $0.hasPrefix("| \(format.displayName) | `\(format.rawValue)` |") },
+                                    format.rawValue)
+            for ext in format.fileExtensions { XCTAssertTrue(row.contains("`.\(ext)`"), "\(ext): \(row)") }
+            XCTAssertTrue(row.contains(format.isWritable ? "| yes |" : "| no (read only) |"), String(row))
+        }
+        XCTAssertTrue(doc.contains("| camera RAW | `raw` | `.dng`, `.cr2`"), "RAW's row")
+        XCTAssertTrue(doc.contains("| JPEG XL | `jxl` | `.jxl` | yes |"), "JPEG XL's row")
+        XCTAssertTrue(doc.contains("`*.jxl` `*.heic`"), "the default include")
+    }
+
+    /// `--json` gives scripts the same tables: every format and option, every code.
+    func testTheTablesAsJSON() throws {
+        let formats = try darkroom(["formats", "--json"])
+        XCTAssertEqual(formats.status, 0, formats.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(formats.stdout.utf8)) as? [String: [[String: String]]])
+        XCTAssertEqual(object["formats"]?.compactMap { $0["name"] }, ImageFormat.allCases.map(\.rawValue))
+        let jxl = try XCTUnwrap(object["formats"]?.first { $0["name"] == "jxl" })
+        XCTAssertEqual(jxl, ["format": "JPEG XL", "name": "jxl", "extensions": ".jxl", "written": "yes", "animated": "no"])
+        XCTAssertEqual(object["options"]?.compactMap { $0["option"] }, OutputOption.all.map(\.name))
+        let errors = try darkroom(["errors", "--json"])
+        XCTAssertEqual(errors.status, 0, errors.stderr)
+        let codes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(errors.stdout.utf8)) as? [String: [[String: String]]])
+        XCTAssertEqual(codes["codes"]?.compactMap { $0["code"] }, ErrorCode.allCases.map(\.rawValue))
+        XCTAssertEqual(codes["codes"]?.first?["remedy"], ErrorCode.notAnImage.remedy.replacingOccurrences(of: "`", with: ""))
+        let both = try darkroom(["errors", "--json", "--markdown"])
+        XCTAssertNotEqual(both.status, 0)
+        XCTAssertTrue(both.stderr.contains("choose one"), both.stderr)
+    }
+
     /// Every code a report can carry has its row, with what happened and what to do.
     func testEveryErrorCodeIsInTheDoc() throws {
         let doc = try String(contentsOfFile: repositoryRoot + "/docs/error-codes.md", encoding: .utf8)

@@ -1,3 +1,5 @@
+import DarkroomCodecs
+
 /// One watched folder and what to make of each image that lands in it.
 public struct WatchConfig: Sendable, Equatable {
     /// Unique among the watches; defaults to the folder's last path component. Fills `{watch}`.
@@ -26,9 +28,9 @@ public struct WatchConfig: Sendable, Equatable {
     /// At least one.
     public var outputs: [OutputConfig]
 
-    /// The file-name globs used when `include` is not given.
-    public static let defaultInclude = ["*.jpg", "*.jpeg", "*.png", "*.webp", "*.gif", "*.avif", "*.jxl", "*.heic", "*.heif", "*.tif", "*.tiff",
-                                         "*.dng", "*.cr2", "*.cr3", "*.nef", "*.arw", "*.raf", "*.orf", "*.rw2", "*.pdf", "*.svg"]
+    /// The file-name globs used when `include` is not given: every extension of every format
+    /// darkroom reads (``ImageFormat/extensionGlobs``).
+    public static let defaultInclude = ImageFormat.extensionGlobs
 
     /// A watch with the defaults of a config that names only `path` and `outputs`.
     public init(name: String? = nil, path: String, recursive: Bool = false,

@@ -52,9 +52,10 @@ extension ParameterDescriptor {
         case .color: return "expected a colour (#rrggbb, #rrggbbaa, [r, g, b, a], a CSS name or random)"
         case .choice(let options): return "expected one of " + options.joined(separator: ", ")
         case .numbers: return "expected a list of numbers"
-        case .image: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, GIF, HEIF or AVIF)"
+        // The formats are the codecs' (`darkroom formats` lists them), a module this one does not see.
+        case .image: return "expected the path of an image file (any format `darkroom formats` lists)"
         case .dataFile: return "expected the path of a file"
-        case .graphic: return "expected the path of an image file (PNG, JPEG, TIFF, WebP, GIF, HEIF or AVIF) or an SVG document"
+        case .graphic: return "expected the path of an image file (any format `darkroom formats` lists; an SVG is drawn as a vector)"
         case .records(let fields): return "expected a list of mappings of " + fields.map(\.name).joined(separator: ", ")
         case .record(let fields): return recordExpectation(fields)
         case .chain: return "expected a list of filters (- name or - name: { parameter: value }), as a chain is written"

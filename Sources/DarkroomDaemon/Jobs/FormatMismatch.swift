@@ -12,22 +12,3 @@ enum FormatMismatch {
         return "read as \(content.displayName): the content is \(content.displayName), the name ends in .\(ext)"
     }
 }
-
-extension ImageFormat {
-    /// How people write the format's name.
-    var displayName: String {
-        switch self {
-        case .png: "PNG"
-        case .jpeg: "JPEG"
-        case .tiff: "TIFF"
-        case .webp: "WebP"
-        case .gif: "GIF"
-        case .heif: "HEIF"
-        case .avif: "AVIF"
-        case .jxl: "JPEG XL"
-        case .raw: "camera RAW"
-        case .pdf: "PDF"
-        case .svg: "SVG"
-        }
-    }
-}

@@ -12,7 +12,7 @@ public struct OverlayImageFilter: RegionFilter {
             + "with an opacity and a blend mode.",
         counterpart: "CISourceOverCompositing, drawAtPoint / drawInRect / drawAsPatternInRect / vips composite",
         parameters: [
-            ParameterDescriptor("image", .graphic, "The file to draw: PNG, JPEG, TIFF, WebP, GIF, HEIF, AVIF or SVG, relative to the config's folder.",
+            ParameterDescriptor("image", .graphic, "The file to draw, in any format `darkroom formats` lists (an SVG is drawn as a vector), relative to the config's folder.",
                                 required: true),
         ] + Placement.parameters(what: "the image") + [
             ParameterDescriptor("rect", .rect, "Draw it into this rectangle [x, y, width, height] (px or %), fitted by fit.", unit: "px"),
