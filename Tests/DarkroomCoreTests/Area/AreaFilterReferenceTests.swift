@@ -63,15 +63,7 @@ final class AreaFilterReferenceTests: XCTestCase {
             return Pixel(p[0] * 1.6 - 0.3, p[1] * 2, p[2] - 0.5, 1)
         }
         for (name, image, r) in [("texture", texture, 5), ("texture", texture, 10), ("fine", fine, 4), ("outside 0…1", wide, 3)] {
-            let n = 2 * r + 1
-            let ours = try regionFilter("median radius=\(r)").apply(to: image, executor: smallTiles)
-            let vips = try ExternalTool.vips.run(image, inputFormat: .pfm, outputFormat: .pfm,
-                                                 ["rank", "$IN", "$OUT", "\(n)", "\(n)", "\(n * n / 2)"])
-            var mismatches = 0
-            for y in r..<(image.height - r) { for x in r..<(image.width - r) {
-                for c in 0..<3 where ours[x, y][c] != vips[x, y][c] { mismatches += 1 }
-            } }
-            XCTAssertEqual(mismatches, 0, "\(name), radius \(r)")
+            XCTAssertEqual(try medianMismatchesAgainstVipsRank(image, radius: r), 0, "\(name), radius \(r)")
         }
     }
 
