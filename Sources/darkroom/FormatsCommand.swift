@@ -35,7 +35,8 @@ struct FormatsCommand: ParsableCommand {
                 let formats = form.formats == ImageFormat.writableFormats ? "all" : form.formats.map(\.rawValue).joined(separator: ", ")
                 let flag = form.kind == .boolean && form.defaultValue == .boolean(true) ? "--no-" + option.flag.dropFirst(2) : option.flag
                 lines.append("| " + (i == 0 ? "`\(option.name)`" : "") + " | " + (i == 0 ? "`\(flag)`" : "") + " | \(formats) | "
-                             + values(form.kind) + " | \(form.defaultText) | " + (i == 0 ? option.summary : "") + " |")
+                             + values(form.kind) + " | \(form.defaultText) | "
+                             + (i == 0 ? option.summary + (option.exclusionText.map { " " + $0 } ?? "") : "") + " |")
             }
         }
         lines += ["", "## By format", ""]
