@@ -46,6 +46,9 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
+    @Option(help: "Stop a file that takes longer than this many seconds, as the daemon's limits.max_seconds (a long animation may need more).")
+    var maxSeconds: Double = 120
+
     @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
     var jobs: Int = 1
 
@@ -88,7 +91,7 @@ struct ProcessCommand: ParsableCommand {
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
         // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
-        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
+        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max, maxSeconds: maxSeconds))
         let progress = ProcessProgress(total: inputs.count)
         let failures = Locked(0)
         let (seed, reports) = (seed, reports)
