@@ -46,8 +46,8 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
-    @Option(help: "Stop a file that takes longer than this many seconds, as the daemon's limits.max_seconds (a long animation may need more).")
-    var maxSeconds: Double = 120
+    @Option(help: "Seconds one file may take before it is abandoned and reported as timeout (the daemon's limits.max_seconds).")
+    var maxSeconds: Double = Limits().maxSeconds
 
     @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
     var jobs: Int = 1
@@ -60,6 +60,9 @@ struct ProcessCommand: ParsableCommand {
     func validate() throws {
         guard try !OutputOptionFlags(arguments).inputs.isEmpty else { throw ValidationError("give at least one input file") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
+        guard maxSeconds >= 0.001 && maxSeconds <= 86_400 else {
+            throw ValidationError("--max-seconds must be from 0.001 to 86400 (a day), got \(maxSeconds)")
+        }
     }
 
     func run() throws {
