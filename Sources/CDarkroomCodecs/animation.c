@@ -3,6 +3,11 @@
  * GIF through dr_gif_frames (giflib), WebP through libwebpdemux's WebPAnimDecoder (which
  * applies WebP's disposal and alpha blending). Neither keeps more than the canvas and one copy
  * of it (a GIF frame disposed "to previous", WebPAnimDecoder's previous canvas).
+ *
+ * A WebP's ICC profile (its ICCP chunk) is applied to each composed frame, as the still reader
+ * applies it to its rows: frames are blended in the file's colour space, then converted. The
+ * converted canvas is WebPAnimDecoder's current one, which it no longer reads once GetNext has
+ * returned (the next frame starts from its own copy of the disposed previous canvas).
  */
 #include "gif_decode.h"
 
@@ -16,6 +21,8 @@ struct dr_animation {
     int format;
     dr_gif_frames *gif;
     WebPAnimDecoder *webp;
+    dr_color_converter *color; /* a WebP's frames to sRGB, or NULL */
+    int width, height;
     int previous_timestamp;
     uint64_t deadline_ns;
 };
@@ -77,6 +84,18 @@ static dr_status open_webp(dr_animation *a, const unsigned char *bytes, size_t l
     info->frames = (int)anim.frame_count;
     info->loop_count = (int)anim.loop_count;
     info->has_alpha = 1; /* a frame may leave the canvas transparent */
+    a->width = info->width;
+    a->height = info->height;
+    WebPChunkIterator chunk;
+    if (options->convert_to_srgb && WebPDemuxGetChunk(WebPAnimDecoderGetDemuxer(a->webp), "ICCP", 1, &chunk)) {
+        /* The still reader's rules: an sRGB profile is left alone, an unusable one ignored (the
+         * colour plan, made from the same header, warns of it). */
+        dr_info profile = {.icc = (unsigned char *)chunk.chunk.bytes, .icc_length = chunk.chunk.size};
+        dr_reader shape = {.bytes_per_sample = 1};
+        a->color = dr_reader_color_setup(&shape, &profile, options, DR_SPACE_RGB, 4, 0);
+        WebPDemuxReleaseChunkIterator(&chunk);
+    }
+    info->converts_color = a->color != NULL;
     return DR_OK;
 }
 
@@ -123,6 +142,9 @@ dr_status dr_animation_next(dr_animation *a, const unsigned char *bytes, size_t 
     }
     *delay_ms = timestamp - a->previous_timestamp;
     a->previous_timestamp = timestamp;
+    if (a->color != NULL)
+        for (int y = 0; y < a->height; y++)
+            dr_color_converter_rows(a->color, frame + (size_t)y * (size_t)a->width * 4, (size_t)a->width);
     *canvas = frame;
     return DR_OK;
 }
@@ -131,5 +153,6 @@ void dr_animation_close(dr_animation *a) {
     if (a == NULL) return;
     dr_gif_frames_close(a->gif);
     if (a->webp != NULL) WebPAnimDecoderDelete(a->webp);
+    dr_color_converter_free(a->color);
     free(a);
 }

@@ -96,6 +96,21 @@ dr_color_converter *dr_reader_color_setup(dr_reader *r, const dr_info *info, con
     return c;
 }
 
+int dr_read_at(const unsigned char *bytes, int fd, uint64_t length, uint64_t at, void *into, size_t n) {
+    if (at > length || n > length - at) return 0;
+    if (bytes != NULL) {
+        memcpy(into, bytes + at, n);
+        return 1;
+    }
+    for (size_t done = 0; done < n;) {
+        ssize_t got = pread(fd, (unsigned char *)into + done, n - done, (off_t)(at + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        done += (size_t)got;
+    }
+    return 1;
+}
+
 int dr_fits(const dr_info *info, uint64_t max_pixels) {
     return (uint64_t)info->width * (uint64_t)info->height <= max_pixels;
 }

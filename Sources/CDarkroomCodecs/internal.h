@@ -42,6 +42,10 @@ void dr_info_reset(dr_info *info);
 /* Whether a decode of width × height fits the pixel budget. */
 int dr_fits(const dr_info *info, uint64_t max_pixels);
 
+/* Copies `n` bytes at `at` of a `length`-byte file, in memory (`bytes`) or, bytes NULL, read
+ * through `fd` with pread; 0 when they are not all there. */
+int dr_read_at(const unsigned char *bytes, int fd, uint64_t length, uint64_t at, void *into, size_t n);
+
 /* The crop window clamped to a width × height image (width 0 asks for everything). */
 void dr_clamp_crop(const dr_read_options *options, int width, int height,
                    int *x, int *y, int *w, int *h);

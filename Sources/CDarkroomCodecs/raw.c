@@ -25,6 +25,7 @@
  */
 #include "internal.h"
 #include "raw_exif.h"
+#include "raw_extent.h"
 #include "raw_handle.h"
 #include "tiff_io.h"
 
@@ -128,6 +129,13 @@ static libraw_data_t *raw_open(const raw_source *source, raw_progress *progress,
     libraw_set_progress_handler(lr, on_progress, progress);
     libraw_set_dataerror_handler(lr, on_data_error, progress);
     progress->dng = source_is_dng(source);
+    if (progress->dng) {
+        *status = dr_raw_check_extent(source->bytes, source->fd, source->length, message, capacity);
+        if (*status != DR_OK) {
+            libraw_close(lr);
+            return NULL;
+        }
+    }
     int code = raw_open_source(lr, source);
     if (code != LIBRAW_SUCCESS) {
         *status = raw_failure(code, progress, "open", message, capacity);

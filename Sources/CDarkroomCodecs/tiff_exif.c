@@ -36,19 +36,7 @@ typedef struct {
 } source;
 
 static int source_read(const source *s, uint64_t at, void *into, size_t n) {
-    if (at > s->length || n > s->length - at) return 0;
-    if (!s->file) {
-        memcpy(into, s->bytes + at, n);
-        return 1;
-    }
-    size_t done = 0;
-    while (done < n) {
-        ssize_t got = pread(s->fd, (unsigned char *)into + done, n - done, (off_t)(at + done));
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return 0;
-        done += (size_t)got;
-    }
-    return 1;
+    return dr_read_at(s->file ? NULL : s->bytes, s->fd, s->length, at, into, n);
 }
 
 static uint32_t get(const unsigned char *p, int size, int big) {

@@ -14,13 +14,18 @@ public final class AnimationFrames {
     /// Times the animation is played; 0: forever (a GIF's NETSCAPE2.0 count plus its first play).
     public let loopCount: Int
     public let hasAlpha: Bool
+    /// The frames are converted from the file's ICC profile to sRGB (a WebP's, when asked).
+    public let convertsColor: Bool
     private let animation: OpaquePointer
     /// The file's bytes: a GIF's are passed again at every call, a WebP's are copied to a fixed
     /// address once, since libwebpdemux keeps a pointer to them.
     private let data: [UInt8]
     private let pinned: UnsafeMutableBufferPointer<UInt8>?
 
-    public init(_ input: ImageInput, limits: DecodeLimits, deadline: Deadline? = nil) throws(CodecError) {
+    /// `convertToSRGB`: convert the frames from the file's ICC profile to sRGB with this intent,
+    /// as ``ImageDecoder`` converts a still image's rows.
+    public init(_ input: ImageInput, limits: DecodeLimits, deadline: Deadline? = nil,
+                convertToSRGB: ColorOptions.Intent? = nil) throws(CodecError) {
         guard case .memory(let data) = input.storage else {
             throw CodecError(code: .unsupported, message: "only a GIF or a WebP read into memory is read frame by frame")
         }
@@ -38,6 +43,10 @@ public final class AnimationFrames {
         var options = dr_read_options()
         options.max_pixels = UInt64(max(limits.maxPixels, 0))
         options.deadline_ns = deadline?.nanoseconds ?? 0
+        if let intent = convertToSRGB {
+            options.convert_to_srgb = 1
+            options.intent = Int32(intent == .relative ? DR_INTENT_RELATIVE : DR_INTENT_PERCEPTUAL)
+        }
         var info = dr_animation_info()
         var pointer: OpaquePointer?
         do throws(CodecError) {
@@ -53,6 +62,7 @@ public final class AnimationFrames {
         count = Int(info.frames)
         loopCount = Int(info.loop_count)
         hasAlpha = info.has_alpha != 0
+        convertsColor = info.converts_color != 0
     }
 
     deinit {

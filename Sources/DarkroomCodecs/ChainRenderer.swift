@@ -204,12 +204,14 @@ public enum ChainRenderer {
                                      limits: DecodeLimits, executor: StripExecutor,
                                      deadline: Deadline?) throws(CodecError) -> Output {
         let pipeline = plan.pipeline
-        let frames = try AnimationFrames(input, limits: limits, deadline: deadline)
+        let frames = try AnimationFrames(input, limits: limits, deadline: deadline,
+                                         convertToSRGB: plan.color.convertToSRGB ? plan.color.intent : nil)
         guard frames.size == plan.decodedSize else {
             throw CodecError(code: .corrupt, message: "the animation's canvas is \(frames.size), the header promised \(plan.decodedSize)")
         }
         var options = options
         options.animated = true
+        options.convertedToSRGB = options.convertedToSRGB || frames.convertsColor
         options.loopCount = frames.loopCount
         var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
         var stats: RenderStats?
@@ -226,7 +228,7 @@ public enum ChainRenderer {
         return Output(bytes: bytes, byteCount: byteCount, size: pipeline.outputSize, stats: stats, shrinkOnLoad: 1,
                       cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([plan.color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
-                      colorConvertedFrom: nil, framesIn: frames.count, framesOut: count)
+                      colorConvertedFrom: frames.convertsColor ? plan.color.convertedFrom : nil, framesIn: frames.count, framesOut: count)
     }
 
     /// Runs a render step, its errors as codec errors.

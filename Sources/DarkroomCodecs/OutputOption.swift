@@ -13,8 +13,10 @@
 ///    accessor, or `encoding.integer(.name)`) and hand it to the C writer.
 /// 3. Run `darkroom formats --markdown > docs/output-options.md` (a test fails until the docs
 ///    are current).
-/// A rule between two options (TIFF `compression: jpeg` holds 8-bit samples only) is checked
-/// in the config reader (`OutputEncodingDecoding.swift`), beside the others.
+/// Keys an option cannot be written beside (`distance` and `quality`) are its ``Exclusion``, in
+/// the same entry: the config reader, `darkroom process` and the docs follow from it. Another
+/// rule between two options (TIFF `compression: jpeg` holds 8-bit samples only) is checked in
+/// the config reader (`OutputEncodingDecoding.swift`), beside the others.
 public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
     /// A value as written and as stored in ``OutputEncoding``.
     public enum Value: Sendable, Hashable, CustomStringConvertible {
@@ -126,6 +128,22 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Keys an output cannot write beside an option (with any value of it, or with one), and why.
+    public struct Exclusion: Sendable, Equatable {
+        /// The option's value that excludes them; nil: any value.
+        public var when: Value?
+        /// Other options, or the output's other keys (`color`, `auto_orient`).
+        public var keys: [String]
+        /// Why, as the error and the docs give it.
+        public var reason: String
+
+        public init(when value: Value? = nil, _ keys: [String], reason: String) {
+            self.when = value
+            self.keys = keys
+            self.reason = reason
+        }
+    }
+
     /// As written in the config (`bit_depth`).
     public let name: String
     /// One line for the help and the docs.
@@ -133,12 +151,15 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
     public let forms: [Form]
     /// Why a format refuses the option, added to the error (`JPEG is always 8-bit`).
     public let refusals: [ImageFormat: String]
+    /// The keys it cannot be written beside; nil when it goes with any.
+    public let exclusion: Exclusion?
 
-    public init(_ name: String, _ summary: String, _ forms: [Form], refusals: [ImageFormat: String] = [:]) {
+    public init(_ name: String, _ summary: String, _ forms: [Form], refusals: [ImageFormat: String] = [:], excludes exclusion: Exclusion? = nil) {
         self.name = name
         self.summary = summary
         self.forms = forms
         self.refusals = refusals
+        self.exclusion = exclusion
     }
 
     public var description: String { name }
@@ -158,6 +179,23 @@ public struct OutputOption: Sendable, Equatable, CustomStringConvertible {
         let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
         let reason = refusals[format].map { " (\($0))" } ?? ""
         return "\(name) applies to \(list) only; remove it or write format: \(names[0])" + reason
+    }
+
+    /// "quality cannot be given with distance: …": why `key` may not be written beside this
+    /// option written as `value`; nil when it may.
+    public func conflict(with key: String, value: Value) -> String? {
+        guard let exclusion, exclusion.keys.contains(key), exclusion.when.map({ $0 == value }) ?? true else { return nil }
+        let written = exclusion.when.map { "\(name): \($0)" } ?? name
+        return "\(key) cannot be given with \(written): \(exclusion.reason); remove \(key)"
+            + (exclusion.when == nil ? " or \(name)" : "")
+    }
+
+    /// "Not with quality." / "With true, not with quality, distance, …": the exclusion as the help and the docs write it.
+    public var exclusionText: String? {
+        guard let exclusion else { return nil }
+        let keys = exclusion.keys.count == 1 ? exclusion.keys[0]
+            : exclusion.keys.dropLast().joined(separator: ", ") + " or " + exclusion.keys.last!
+        return (exclusion.when.map { "With \($0), not with " } ?? "Not with ") + keys + "."
     }
 
     /// The option named `name` in the table.

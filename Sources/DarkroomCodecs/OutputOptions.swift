@@ -6,7 +6,8 @@ extension OutputOption {
 
     public static let distance = OutputOption(
         "distance", "JPEG XL's own lossy setting, in place of quality: the visual error aimed at (1 is visually lossless, 0 lossless).",
-        [Form([.jxl], .number(0...15), default: nil, defaultText: "from quality")])
+        [Form([.jxl], .number(0...15), default: nil, defaultText: "from quality")],
+        excludes: Exclusion(["quality"], reason: "both set JPEG XL's loss (quality is mapped to a distance)"))
 
     public static let progressive = OutputOption(
         "progressive", "Progressive JPEG (a coarse picture first, refined as it loads).",
@@ -38,7 +39,9 @@ extension OutputOption {
 
     public static let losslessJPEG = OutputOption(
         "lossless_jpeg", "A JPEG input transcoded without decoding (empty chain only): the JPEG XL gives back the original JPEG byte for byte, about a fifth smaller.",
-        [Form([.jxl], .boolean, default: .boolean(false))])
+        [Form([.jxl], .boolean, default: .boolean(false))],
+        excludes: Exclusion(when: .boolean(true), ["quality", "distance", "lossless", "bit_depth", "metadata", "gps", "color", "intent", "auto_orient"],
+                            reason: "the JPEG XL rebuilds the JPEG byte for byte, with its own pixels, profile, orientation and metadata"))
 
     public static let effort = OutputOption(
         "effort", "How hard the encoder works. WebP: 0 fastest, 6 smallest (libwebp's method). PNG: 0 rows unfiltered "

@@ -33,7 +33,7 @@ struct FormatsCommand: ReferenceCommand {
                 let formats = form.formats == ImageFormat.writableFormats ? "all" : form.formats.map(\.rawValue).joined(separator: ", ")
                 let flag = form.kind == .boolean && form.defaultValue == .boolean(true) ? "--no-" + option.flag.dropFirst(2) : option.flag
                 options.rows.append([i == 0 ? "`\(option.name)`" : "", i == 0 ? "`\(flag)`" : "", formats, values(form.kind),
-                                     form.defaultText, i == 0 ? option.summary : ""])
+                                     form.defaultText, i == 0 ? option.summary + (option.exclusionText.map { " " + $0 } ?? "") : ""])
             }
         }
         return [formats, options]

@@ -55,6 +55,12 @@ struct OutputOptionFlags {
                 }
                 encoding[option] = value
             }
+            for (option, _) in given {
+                guard let value = encoding[option] else { continue }
+                for (other, _) in given where encoding[other] != nil {
+                    if let problem = option.conflict(with: other.name, value: value) { throw ValidationError(problem) }
+                }
+            }
             return encoding
         }
     }
@@ -73,7 +79,7 @@ struct OutputOptionFlags {
                 return formats + ": " + (isBoolean ? "" : form.kind.range + ", ") + "default \(form.defaultText)"
             }
             lines += TextWrap.lines("  " + spelling.padding(toLength: 24, withPad: " ", startingAt: 0),
-                             option.summary + " " + forms.joined(separator: "; ") + ".")
+                             option.summary + " " + forms.joined(separator: "; ") + "." + (option.exclusionText.map { " " + $0 } ?? ""))
         }
         return lines.joined(separator: "\n")
     }

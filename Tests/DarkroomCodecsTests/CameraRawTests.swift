@@ -229,6 +229,57 @@ final class CameraRawTests: XCTestCase {
         }
     }
 
+    /// Where IFD0's StripOffsets (tag 0x111, LONG) array is, in a little-endian DNG of make-dng.py.
+    private static func stripOffsets(_ bytes: [UInt8]) -> (at: Int, count: Int)? {
+        func u(_ at: Int, _ n: Int) -> Int { (0..<n).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        let ifd = u(4, 4)
+        for i in 0..<u(ifd, 2) {
+            let entry = ifd + 2 + 12 * i
+            if u(entry, 2) == 0x111, u(entry + 2, 2) == 4 {
+                let count = u(entry + 4, 4)
+                return (count == 1 ? entry + 8 : u(entry + 8, 4), count)
+            }
+        }
+        return nil
+    }
+
+    /// A DNG whose strips lie past the end of the file fails before libraw reads it (libraw
+    /// seeks wherever the offset wraps to and develops what it finds there, silently), from
+    /// memory and read in place alike: a strip starting beyond the end is corrupt, one running
+    /// past it truncated.
+    func testStripsPastTheEndOfTheFileAreRefused() throws {
+        let file = try dng(Self.picture())
+        let strips = try XCTUnwrap(Self.stripOffsets(file.bytes))
+        XCTAssertEqual(strips.count, 2, "make-dng.py writes 64-row strips")
+        var damaged = file.bytes
+        damaged.replaceSubrange(strips.at..<strips.at + 4, with: [0x00, 0xFF, 0xFF, 0xFF])  // 0xFFFFFF00
+        let cut = Array(file.bytes.prefix(file.bytes.count - 100))
+        let cases: [(String, [UInt8], ErrorCode, String)] = [
+            ("offset", damaged, .corrupt, "strip 1 of 2 starts at byte 4294967040, past the end of the \(damaged.count)-byte file"),
+            ("cut", cut, .truncated, "strip 2 of 2"),
+        ]
+        for (name, bytes, code, message) in cases {
+            XCTAssertEqual(ImageFormat.detect(bytes), .raw, name)
+            XCTAssertThrowsError(try develop(bytes), name) { error in
+                XCTAssertEqual((error as? CodecError)?.code, code, "\(name): \(error)")
+                XCTAssertTrue("\(error)".contains(message), "\(name): \(error)")
+            }
+            XCTAssertThrowsError(try ImageCodec.readInfo(bytes), name) { error in
+                XCTAssertEqual((error as? CodecError)?.code, code, "\(name), header: \(error)")
+            }
+            let path = folder.file(name + ".dng")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let fd = open(path, O_RDONLY)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            defer { close(fd) }
+            let input = ImageInput(descriptor: fd, size: bytes.count, head: Array(bytes.prefix(ImageInput.headLength)))
+            XCTAssertThrowsError(try ImageDecoder(input), name) { error in
+                XCTAssertEqual((error as? CodecError)?.code, code, "\(name), in place: \(error)")
+            }
+        }
+        XCTAssertNoThrow(try develop(file.bytes), "the whole file develops")
+    }
+
     func testThePixelLimitIsCheckedFromTheHeader() throws {
         let file = try dng(Self.picture())
         XCTAssertThrowsError(try develop(file.bytes, limits: DecodeLimits(maxPixels: Self.width * Self.height - 1))) { error in

@@ -38,4 +38,30 @@ final class JPEGXLConfigTests: XCTestCase {
         let config = try parse(head + "lossless_jpeg: true }]\n")
         XCTAssertTrue(EncodeOptions(format: .jxl, encoding: try XCTUnwrap(config.watches.first?.outputs.first).encoding).losslessJPEG)
     }
+
+    /// quality and distance both set JPEG XL's loss: the two together are refused (distance
+    /// would otherwise win silently), at quality, in words naming both.
+    func testQualityWithDistanceIsRefused() throws {
+        assertSingle(diagnostics(head + "quality: 80, distance: 2 }]\n"), at: (3, 52),
+                     "quality cannot be given with distance", "JPEG XL's loss")
+        XCTAssertEqual(EncodeOptions(format: .jxl, encoding: try XCTUnwrap(parse(head + "quality: 80 }]\n").watches.first?.outputs.first).encoding).jxlDistance,
+                       1.9, accuracy: 0.01, "quality alone still maps to a distance (cjxl: 0.1 + (100 - q) × 0.09)")
+        XCTAssertNoThrow(try parse("watches:\n  - path: ./in\n    outputs: [{ path: './out/{stem}.jpg', quality: 80 }]\n"))
+    }
+
+    /// lossless_jpeg: true rebuilds the JPEG as it was, so the keys that would change its pixels,
+    /// profile or metadata are refused, each where it is written and by name; with false they are read.
+    func testLosslessJPEGRefusesWhatItCannotHonour() throws {
+        let refused = diagnostics(head + "lossless_jpeg: true, metadata: strip, color: keep }]\n")
+        XCTAssertEqual(refused.map(\.column), [74, 88], "\(refused)")
+        XCTAssertTrue(refused.contains { $0.message.contains("metadata cannot be given with lossless_jpeg: true") }, "\(refused)")
+        XCTAssertTrue(refused.contains { $0.message.contains("color cannot be given with lossless_jpeg: true") }, "\(refused)")
+        for key in ["quality: 80", "distance: 1", "lossless: true", "bit_depth: 16", "gps: false", "intent: relative", "auto_orient: false"] {
+            let name = String(key.prefix { $0 != ":" })
+            assertSingle(diagnostics(head + "lossless_jpeg: true, \(key) }]\n"), at: (3, 64 + name.count + 2),
+                         "\(name) cannot be given with lossless_jpeg: true", "byte for byte", "remove \(name)")
+        }
+        XCTAssertNoThrow(try parse(head + "lossless_jpeg: false, metadata: strip, quality: 80, effort: 9 }]\n"))
+        XCTAssertNoThrow(try parse(head + "lossless_jpeg: true, effort: 9 }]\n"), "effort drives the transcoding")
+    }
 }

@@ -40,6 +40,8 @@ final class OutputOptionFlagsTests: XCTestCase {
             (["--quality", "0", "-o", s.path("x.jpg")], "--quality must be from 1 to 100 for jpeg, got 0"),
             (["--lossless", "-o", s.path("x.jpg")], "--lossless applies to webp, jxl only"),
             (["--qualty", "80", "-o", s.path("x.jpg")], "did you mean \"--quality\""),
+            (["--quality", "80", "--distance", "2", "-o", s.path("x.jxl")], "quality cannot be given with distance"),
+            (["--lossless-jpeg", "--metadata", "strip", "-o", s.path("x.jxl")], "metadata cannot be given with lossless_jpeg: true"),
         ]
         for (flags, message) in cases {
             let result = try darkroom(["process", "--chain", "invert", path] + flags)

@@ -473,10 +473,12 @@ typedef struct {
     int frames;
     int loop_count;     /* times played: 0 forever (a GIF's NETSCAPE2.0 count plus its first play) */
     int has_alpha;
+    int converts_color; /* frames are converted from the file's ICC profile to sRGB */
 } dr_animation_info;
 
 /* Checks the canvas against options->max_pixels before any pixel memory (and honours
- * options->deadline_ns); the other options do not apply. */
+ * options->deadline_ns); with options->convert_to_srgb, a WebP's frames are converted from its
+ * ICC profile to sRGB (options->intent) as a still WebP's rows are; the other options do not apply. */
 dr_status dr_animation_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                             dr_animation_info *info, dr_animation **animation, char *message, size_t message_capacity);
 

@@ -15,6 +15,7 @@ extension ConfigDecoder {
         let format = template.flatMap { outputFormat(f, template: $0) }
         let color = decodeOutputColor(f)
         let encoding = decodeEncoding(f, format: format)
+        checkExclusions(f, encoding)
         let chain = f["chain"].map { decodeChain($0, path: f.path("chain")) } ?? ChainSpec([], registry: registry, assets: assets)
         if format == .jxl, encoding.value(.losslessJPEG, for: .jxl)?.boolean == true, let node = f["lossless_jpeg"],
            let problem = JPEGTranscoding.chainProblem(filters: chain.steps.map(\.name)) {
@@ -29,6 +30,16 @@ extension ConfigDecoder {
         }
         guard let template, let format else { return nil }
         return (OutputConfig(pathTemplate: template, format: format, color: color, encoding: encoding, chain: chain), f.mark("path"))
+    }
+
+    /// A key written beside an option that excludes it (``OutputOption/Exclusion``), refused where the key is.
+    private func checkExclusions(_ f: Fields, _ encoding: OutputEncoding) {
+        for option in OutputOption.all {
+            guard let exclusion = option.exclusion, let value = encoding[option] else { continue }
+            for key in exclusion.keys {
+                if let node = f[key], let problem = option.conflict(with: key, value: value) { error(node.mark, f.path(key), problem) }
+            }
+        }
     }
 
     /// Unknown placeholders and a template that would make every input overwrite one file.

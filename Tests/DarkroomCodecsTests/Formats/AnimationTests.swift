@@ -69,9 +69,11 @@ final class AnimationTests: XCTestCase {
     }
 
     /// The lowest PSNR over the frames of `output` (read by vips) against vips' thumbnail of
-    /// `input` at `width` (the input's frames read with `[n=-1]`).
-    static func worstPSNR(_ output: String, against input: String, width: Int, frames: Int, in folder: TemporaryFolder) throws -> Double {
-        try FormatTools.run(FormatTools.vips, ["thumbnail", input + "[n=-1]", folder.file("reference.png"), "\(width)"])
+    /// `input` at `width` (the input's frames read with `[n=-1]`, unless `every` says otherwise:
+    /// a `.v` file holds its frames already).
+    static func worstPSNR(_ output: String, against input: String, width: Int, frames: Int, in folder: TemporaryFolder,
+                          every: String = "[n=-1]") throws -> Double {
+        try FormatTools.run(FormatTools.vips, ["thumbnail", input + every, folder.file("reference.png"), "\(width)"])
         let strip = try FormatTools.decode(folder.file("reference.png")).image
         let height = strip.height / frames
         let ours = try GIFTests.vipsFrames(output, count: frames, in: folder, name: "ours.png")
@@ -135,6 +137,36 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(gif.delays, ["0.08s", "0.12s", "0.08s", "0.20s"])
         XCTAssertEqual(gif.loop, "loop count 3", "four plays: the first and three repetitions")
         XCTAssertGreaterThan(try Self.worstPSNR(folder.file("out.gif"), against: input, width: 100, frames: 4, in: folder), 30)
+    }
+
+    /// An animated WebP with an ICC profile (ProPhoto, set with `webpmux -set icc`): every frame
+    /// is converted to sRGB, as libvips converts the frames it reads with `[n=-1]` and as the
+    /// still path converts the first frame; not passed through as if it were sRGB.
+    func testAnimatedWebPWithAnICCProfileIsConvertedToSRGB() throws {
+        let folder = TemporaryFolder()
+        let plain = try Self.animatedWebP(in: folder)
+        let tagged = folder.file("tagged.webp")
+        try FormatTools.run(FormatTools.webpmux, ["-set", "icc", Fixtures.path("prophoto.icc"), plain, "-o", tagged])
+        var lossless = EncodeOptions(format: .webp)
+        lossless.lossless = true
+        let out = try Self.process(tagged, "resize width=100", into: "out.webp", in: folder, options: lossless)
+        XCTAssertEqual(out.framesOut, 4)
+        XCTAssertNotNil(out.colorConvertedFrom, "the report names the profile converted from")
+        // libvips: every frame converted from the embedded profile to sRGB (icc_transform), then
+        // resized (its thumbnail alone keeps the profile, and converting after the resize mixes
+        // ProPhoto's out-of-gamut red at the edges differently).
+        let converted = folder.file("converted.v")
+        try FormatTools.run(FormatTools.vips, ["icc_transform", tagged + "[n=-1]", converted, "srgb"])
+        XCTAssertGreaterThan(try Self.worstPSNR(folder.file("out.webp"), against: converted, width: 100, frames: 4, in: folder, every: ""), 38,
+                             "each frame converted as libvips converts it")
+        XCTAssertLessThan(try Self.worstPSNR(folder.file("out.webp"), against: plain, width: 100, frames: 4, in: folder), 30,
+                          "the ProPhoto samples are not taken as sRGB")
+        var first = EncodeOptions(format: .png)
+        first.frames = .first
+        let still = try Self.process(tagged, "resize width=100", into: "still.png", in: folder, options: first)
+        let ours = try GIFTests.vipsFrames(folder.file("out.webp"), count: 4, in: folder, name: "ours.png")[0]
+        XCTAssertLessThanOrEqual(maxDifference(ours, try ImageCodec.decode(still.bytes).image), 1,
+                                 "frame 1 as the still path converts it")
     }
 
     /// `frames: first`, and formats that cannot animate, take the first frame as a still image.

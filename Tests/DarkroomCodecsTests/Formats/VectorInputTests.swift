@@ -50,11 +50,7 @@ final class VectorInputTests: XCTestCase {
                 s.show_page()
             s.finish()
             """
-        // Debian's python3 (the one python3-cairo installs into), not a pyenv shim on PATH.
-        try TestEnvironment.require(
-            (try? ToolProcess.capture("/usr/bin/python3", ["-c", "import cairo"]).status) == 0,
-            "/usr/bin/python3 with cairo: install python3-cairo (scripts/install-deps.sh)")
-        try ToolProcess.run("/usr/bin/python3", ["-c", script])
+        try CairoScript.run(script)
         return path
     }
 
