@@ -22,7 +22,7 @@ final class ThumbnailKeysTests: XCTestCase {
               - path: ./inbox
                 thumbnails: 8
                 outputs: [{ path: './out/{stem}.png' }]
-            """), at: (3, 17), "watches[0].thumbnails: expected the thumbnails' size in pixels (32 to 1024) or false, got 8")
+            """), at: (3, 17), "watches[0].thumbnails: expected the thumbnails' size in pixels (32 to 1024) or false, got \"8\"")
         assertSingle(diagnostics("""
             watches:
               - path: ./inbox
