@@ -12,11 +12,13 @@ public final class ThumbnailReducer: @unchecked Sendable {
     public let sourceSize: Size
     /// The size of the picture made (as stored: ``image(orientation:)`` turns it upright).
     public let size: Size
-    private let cellOfColumn: [Int]
+    /// The first source column of each cell, and one past the last cell's.
+    private let columnStarts: [Int]
     private let cellOfRow: [Int]
-    /// Premultiplied RGBA sums, one per cell; 8-bit rows add their samples as 0…255.
+    /// Premultiplied RGBA sums, one per cell.
     private var sums: [Pixel]
-    private var eightBitSums: [Pixel]
+    /// 8-bit rows' sums, four a cell: red, green, blue (0…255 each) and the pixel count.
+    private var eightBitSums: [UInt32]
     private var rowsAdded = 0
     private let lock = NSLock()
 
@@ -25,10 +27,11 @@ public final class ThumbnailReducer: @unchecked Sendable {
     public init(sourceSize: Size, size: Size) {
         precondition(sourceSize.area > 0 && size.area > 0 && size.width <= sourceSize.width && size.height <= sourceSize.height)
         (self.sourceSize, self.size) = (sourceSize, size)
-        cellOfColumn = (0..<sourceSize.width).map { $0 * size.width / sourceSize.width }
+        // Cell c holds the columns x with x * cells / width == c.
+        columnStarts = (0...size.width).map { ($0 * sourceSize.width + size.width - 1) / size.width }
         cellOfRow = (0..<sourceSize.height).map { $0 * size.height / sourceSize.height }
         sums = Array(repeating: .zero, count: size.area)
-        eightBitSums = Array(repeating: .zero, count: size.area)
+        eightBitSums = Array(repeating: 0, count: size.area * 4)
     }
 
     /// The size `resize width=box height=box fit=inside no_upscale=true` makes of `size`.
@@ -43,9 +46,15 @@ public final class ThumbnailReducer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         sums.withUnsafeMutableBufferPointer { sums in
-            for row in 0..<count {
-                let cells = sums.baseAddress! + cellOfRow[y + row] * size.width, line = pixels + row * stride
-                for x in 0..<sourceSize.width { cells[cellOfColumn[x]] += line[x] }
+            columnStarts.withUnsafeBufferPointer { starts in
+                for row in 0..<count {
+                    let cells = sums.baseAddress! + cellOfRow[y + row] * size.width, line = pixels + row * stride
+                    for c in 0..<size.width {
+                        var sum = Pixel.zero
+                        for x in starts[c]..<starts[c + 1] { sum += line[x] }
+                        cells[c] += sum
+                    }
+                }
             }
         }
         rowsAdded += count
@@ -56,11 +65,18 @@ public final class ThumbnailReducer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         eightBitSums.withUnsafeMutableBufferPointer { sums in
-            for row in 0..<count {
-                let cells = sums.baseAddress! + cellOfRow[y + row] * size.width, line = samples + row * rowBytes
-                for x in 0..<sourceSize.width {
-                    let p = line + 3 * x
-                    cells[cellOfColumn[x]] += Pixel(Float(p[0]), Float(p[1]), Float(p[2]), 255)
+            columnStarts.withUnsafeBufferPointer { starts in
+                for row in 0..<count {
+                    let cells = sums.baseAddress! + cellOfRow[y + row] * size.width * 4, line = samples + row * rowBytes
+                    for c in 0..<size.width {
+                        var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                        for x in starts[c]..<starts[c + 1] {
+                            let p = line + 3 &* x
+                            r &+= UInt32(p[0]); g &+= UInt32(p[1]); b &+= UInt32(p[2])
+                        }
+                        let cell = cells + 4 * c
+                        cell[0] &+= r; cell[1] &+= g; cell[2] &+= b; cell[3] &+= UInt32(starts[c + 1] - starts[c])
+                    }
                 }
             }
         }
@@ -87,14 +103,15 @@ public final class ThumbnailReducer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard rowsAdded == sourceSize.height else { return nil }
-        var columns = [Float](repeating: 0, count: size.width), rows = [Float](repeating: 0, count: size.height)
-        for c in cellOfColumn { columns[c] += 1 }
+        var rows = [Float](repeating: 0, count: size.height)
         for c in cellOfRow { rows[c] += 1 }
         let upright = orientation.uprightSize(size)
         return Image(width: upright.width, height: upright.height) { u, v in
             let (x, y) = orientation.storedPixel(u, v, stored: size)
-            let i = y * size.width + x
-            return (sums[i] + eightBitSums[i] / 255) / (columns[x] * rows[y])
+            let i = y * size.width + x, e = 4 * i
+            let eightBit = Pixel(Float(eightBitSums[e]), Float(eightBitSums[e + 1]), Float(eightBitSums[e + 2]), 0) / 255
+                + Pixel(0, 0, 0, Float(eightBitSums[e + 3]))
+            return (sums[i] + eightBit) / (Float(columnStarts[x + 1] - columnStarts[x]) * rows[y])
         }
     }
 }
