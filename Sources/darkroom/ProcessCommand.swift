@@ -46,6 +46,9 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
+    @Option(help: "Seconds one file may take before it is abandoned and reported as timeout (the daemon's limits.max_seconds).")
+    var maxSeconds: Double = Limits().maxSeconds
+
     @Option(help: "Files processed at once, as the daemon's `workers` (the strips of each file share the cores).")
     var jobs: Int = 1
 
@@ -57,6 +60,9 @@ struct ProcessCommand: ParsableCommand {
     func validate() throws {
         guard try !OutputOptionFlags(arguments).inputs.isEmpty else { throw ValidationError("give at least one input file") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
+        guard maxSeconds >= 0.001 && maxSeconds <= 86_400 else {
+            throw ValidationError("--max-seconds must be from 0.001 to 86400 (a day), got \(maxSeconds)")
+        }
     }
 
     func run() throws {
@@ -88,7 +94,7 @@ struct ProcessCommand: ParsableCommand {
         }
         if let reports { try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true) }
         // As in the daemon: `jobs` files at once, their strips sharing the cores (ComputeSlots).
-        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max))
+        let runner = JobRunner(limits: Limits(maxPixels: maxPixels, maxFileBytes: Int.max, maxSeconds: maxSeconds))
         let progress = ProcessProgress(total: inputs.count)
         let failures = Locked(0)
         let (seed, reports) = (seed, reports)

@@ -25,8 +25,12 @@ final class ClusterEndToEndTests: XCTestCase {
         XCTAssertTrue(metrics.contains("darkroom_cluster_database_up{node=\"a\"} 1"), metrics)
         XCTAssertTrue(metrics.contains("# TYPE darkroom_cluster_leases_held gauge"), metrics)
         // (Checked before the stop: as the ingesting node stops, another takes the watch over.)
-        XCTAssertEqual(["a", "b", "c"].filter { rig.log($0).contains("now scans and ingests watch photos") }.count, 1,
-                       "one node ingests the watch")
+        // One node ingests at a time: another only after ending a holder that stopped scanning
+        // (on a machine loaded enough to stall it for the stuck time), which it logs.
+        let ingests = ["a", "b", "c"].map { rig.count("now scans and ingests watch photos", in: $0) }.reduce(0, +)
+        let takeovers = ["a", "b", "c"].map { rig.count("its session was ended so that a live node takes the watch over", in: $0) }
+            .reduce(0, +)
+        XCTAssertEqual(ingests, 1 + takeovers, "one node ingests the watch, another only after a logged takeover: \(rig.diagnosis)")
         rig.stopAll()
         try rig.assertExactlyOnce(names)
         let lines = ["a", "b", "c"].map { rig.count("→ out/", in: $0) }

@@ -38,6 +38,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(s.files(in: "out"), ["good.jpg"])
     }
 
+    /// `--max-seconds` is the daemon's `limits.max_seconds` for `process`: past it the file fails
+    /// with `timeout`, a message naming the option, and no output; a limit out of range is refused.
+    func testProcessMaxSecondsAbandonsAFileWithTimeout() throws {
+        let s = Scratch()
+        s.writeInPlace("big.png", try picture(width: 1500, height: 1500, format: .png))
+        let result = try darkroom(["process", "--chain", "gaussian_blur radius=40 | median radius=5", "--max-seconds", "0.001",
+                                   s.path("big.png"), "-o", s.path("out.png")])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("big.png failed: timeout"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--max-seconds"), "the message names the option: \(result.stderr)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out.png")))
+        let refused = try darkroom(["process", "--chain", "invert", "--max-seconds", "0", s.path("big.png"), "-o", s.path("o.png")])
+        XCTAssertEqual(refused.status, 64, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--max-seconds must be from 0.001 to 86400"), refused.stderr)
+    }
+
     /// A graphic that cannot be drawn fails the file with `draw_failed` and the reason, and
     /// leaves no output: it is never drawn as a transparent layer.
     func testAGraphicThatCannotBeDrawnFailsTheFileWithItsReason() throws {

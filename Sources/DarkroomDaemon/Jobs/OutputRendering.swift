@@ -36,9 +36,9 @@ enum OutputRendering {
 }
 
 extension ReportError {
-    /// The job ran past `limits.max_seconds`.
+    /// The job ran past `limits.max_seconds` (`process --max-seconds`).
     static func timeout(limits: Limits) -> ReportError {
-        ReportError(code: .timeout, message: "the file took longer than limits.max_seconds "
-                    + "(\(limits.maxSeconds) s); raise it if such files are expected")
+        ReportError(code: .timeout, message: "the file took longer than its time limit of \(limits.maxSeconds) s "
+                    + "(limits.max_seconds in the config, --max-seconds of darkroom process); raise it if such files are expected")
     }
 }
