@@ -2,8 +2,9 @@
 # The contact sheet (issue 24): `darkroom report --html` over N reports (default 1,000) of
 # 2725×2225 JPEG photos, each with a 720-px JPEG output, written by the daemon of daemon.sh (the
 # set-up bench_lib.sh shares), with sepia's intensity drawn at random. Measures the sheet's
-# generation time (median of RUNS, default 3) and peak memory, with every thumbnail made and made
-# again with the thumbnails kept (the cache, docs/contact-sheet.md), its size, and in headless
+# generation time (median of RUNS, default 3) and peak memory from the daemon's thumbnails (the
+# first sheet, docs/contact-sheet.md); with DECODED=1 also with the daemon's thumbnails moved away,
+# every thumbnail decoded and decoded again with the thumbnails kept (the cache); its size, and in headless
 # Chromium (Selenium) the time to first contentful paint, to the first thumbnail shown and to
 # the end of the parse, median of RUNS page loads. Target: 1,000 reports in ≤ 10 s on 2 cores.
 # Needs a release build (make bench); DARKROOM= times another build.
@@ -16,7 +17,7 @@ work=$work/contact
 # 20 distinct photos (photos.sh keeps them between runs), copied to N names: every file is
 # decoded on its own, nothing is cached. The reports are kept between runs.
 Benchmarks/photos.sh "$work/src" 20
-if [[ $(find "$work/dr/reports" -name '*.json' 2>/dev/null | wc -l) -ne $N ]]; then
+if [[ $(find "$work/dr/reports" -name '*.json' 2>/dev/null | wc -l) -ne $N || ! -d $work/dr/thumbnails ]]; then
   rm -rf "$work/in"; mkdir -p "$work/in"
   for ((i = 0; i < N; i++)); do cp "$work/src/p$((i % 20)).jpg" "$work/in/photo$i.jpg"; done
   echo "the daemon processes $N photos for their reports…" >&2
@@ -40,11 +41,19 @@ sheet() {
     "$(awk -v k="$(median <<<"${mems[*]}")" 'BEGIN {print k / 1024}')"
 }
 printf '\ncontact sheet of %d reports (%d cores; median of %d runs)\n' "$N" "$(nproc)" "$RUNS"
-sheet "every thumbnail made" --no-thumbnail-cache
-# Made again with the thumbnails kept by the first: what a sheet made every day costs.
-rm -rf "$work/cache"
-"$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" --thumbnail-cache "$work/cache" "$work/dr/reports" >/dev/null
-sheet "made again (thumbnails kept)" --thumbnail-cache "$work/cache"
+sheet "first sheet (daemon's thumbnails)" --no-thumbnail-cache
+if [[ -n ${DECODED:-} ]]; then
+  # Without the daemon's thumbnails (reports of an older daemon, or thumbnails: false): every
+  # file decoded, then made again with the thumbnails kept by the first.
+  mv "$work/dr/thumbnails" "$work/dr/thumbnails.away"
+  trap 'mv "$work/dr/thumbnails.away" "$work/dr/thumbnails"' EXIT
+  sheet "every thumbnail decoded" --no-thumbnail-cache
+  rm -rf "$work/cache"
+  "$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" --thumbnail-cache "$work/cache" "$work/dr/reports" >/dev/null
+  sheet "decoded again (thumbnails kept)" --thumbnail-cache "$work/cache"
+  mv "$work/dr/thumbnails.away" "$work/dr/thumbnails"; trap - EXIT
+  "$darkroom" report --html "$work/sheet.html" --config "$work/dr/config.yaml" --no-thumbnail-cache "$work/dr/reports" >/dev/null
+fi
 printf 'file %.1f MB\n' "$(awk -v b="$(stat -c %s "$work/sheet.html")" 'BEGIN {print b / 1e6}')"
 
 # First paint: fresh browser per load, so nothing is cached between them.

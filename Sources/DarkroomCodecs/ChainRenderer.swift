@@ -35,6 +35,10 @@ public enum ChainRenderer {
         public var framesOut: Int = 1
         /// A PDF or SVG input: the page drawn, its DPI and the size it was rendered at.
         public var vector: VectorPage?
+        /// With a thumbnail box: the input's picture (upright) from the rows decoded, when the
+        /// decode was of the whole image; and the output's, from the rows encoded.
+        public var inputThumbnail: Image?
+        public var outputThumbnail: Image?
     }
 
     /// How one output will be rendered, fixed before any pixel is decoded.
@@ -71,6 +75,8 @@ public enum ChainRenderer {
         /// A PDF or SVG input: the page, its DPI and the size it is rendered at (a following
         /// resize's picture, drawn at that size rather than shrunk).
         public var vector: VectorPage?
+        /// The image as stored, before any shrink-on-load (a PDF's or SVG's: as rendered).
+        public var storedSize: Size?
     }
 
     /// The plan for `chain` on an input whose header is `header`; no pixel is decoded.
@@ -109,7 +115,8 @@ public enum ChainRenderer {
                     outputTraits: outputTraits(pipeline, paletteSource: header.colorSpace == "palette"),
                     decoderOrients: header.orientedByDecoder, previewShrink: header.format == .jpeg ? 8 : 1,
                     sourceFormat: header.format, sourceFrames: header.format.isVector ? 1 : header.pages, raw: raw,
-                    vector: header.format.isVector ? VectorPage(page: page.page, dpi: page.dpi, renderSize: upright) : nil)
+                    vector: header.format.isVector ? VectorPage(page: page.page, dpi: page.dpi, renderSize: upright) : nil,
+                    storedSize: header.format.isVector ? decoded : Size(width: header.width, height: header.height))
     }
 
     private static func outputTraits(_ pipeline: Pipeline, paletteSource: Bool) -> OutputTraits {
@@ -134,9 +141,12 @@ public enum ChainRenderer {
     }
 
     /// The same from an input that may be read in place (a TIFF).
+    ///
+    /// With `thumbnailBox`, the rows going past are also reduced to pictures that fit that box
+    /// (``Output/inputThumbnail``, ``Output/outputThumbnail``); an animation gets none.
     public static func render(_ input: ImageInput, plan: Plan, options: EncodeOptions, limits: DecodeLimits,
                               executor: StripExecutor = StripExecutor(),
-                              deadline: Deadline? = nil) throws(CodecError) -> Output {
+                              deadline: Deadline? = nil, thumbnailBox: Int? = nil) throws(CodecError) -> Output {
         if options.losslessJPEG { return try JPEGTranscoding.render(input, plan: plan, options: options) }
         let color = plan.color
         func decoder(crop: Rect?, shrink: Int = plan.shrink) throws(CodecError) -> ImageDecoder {
@@ -186,14 +196,33 @@ public enum ChainRenderer {
         }
         options.convertedToSRGB = options.convertedToSRGB || decoder.convertsColor
         var encoder = try ImageEncoder(size: pipeline.outputSize, options: options, traits: traits)
-        let stats = try rendering { try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline) }
+        let stats: RenderStats
+        var thumbnails: (input: ThumbnailReducer?, output: ThumbnailReducer)?
+        if let box = thumbnailBox {
+            // The input's from a decode of the whole image only (a crop-on-load sees part of it).
+            var inputSize = ThumbnailReducer.fitted(plan.storedSize ?? decoder.size, box: box)
+            if inputSize.width > decoder.size.width || inputSize.height > decoder.size.height {
+                inputSize = ThumbnailReducer.fitted(decoder.size, box: box)
+            }
+            let input = pipeline.sourceCrop == nil ? ThumbnailReducer(sourceSize: decoder.size, size: inputSize) : nil
+            let output = ThumbnailReducer(sourceSize: pipeline.outputSize, size: ThumbnailReducer.fitted(pipeline.outputSize, box: box))
+            let source: any RowSource = input.map { ReducingSource(decoder, reducer: $0) } ?? decoder
+            var sink = ReducingSink(encoder, reducer: output)
+            stats = try rendering { try pipeline.run(from: source, into: &sink, executor: executor, deadline: deadline) }
+            encoder = sink.inner
+            thumbnails = (input, output)
+        } else {
+            stats = try rendering { try pipeline.run(from: decoder, into: &encoder, executor: executor, deadline: deadline) }
+        }
         let bytes = encoder.writesToDestination ? [] : try encoder.finish()
         let byteCount = encoder.writesToDestination ? try encoder.finishFile() : bytes.count
         return Output(bytes: bytes, byteCount: byteCount, size: pipeline.outputSize, stats: stats, shrinkOnLoad: shrink,
                       cropOnLoad: pipeline.sourceCrop, warnings: Self.distinct([decoder.warning, color.warning, encoder.warning]),
                       metadataWarnings: encoder.metadataWarnings, orientationApplied: plan.orientation.rawValue,
                       colorConvertedFrom: decoder.convertsColor ? color.convertedFrom : nil,
-                      framesIn: plan.sourceFrames, framesOut: 1, vector: plan.vector)
+                      framesIn: plan.sourceFrames, framesOut: 1, vector: plan.vector,
+                      inputThumbnail: thumbnails?.input?.image(orientation: plan.orientation),
+                      outputThumbnail: thumbnails?.output.image())
     }
 
     /// An animation rendered frame by frame: each composed frame through the same pipeline (the

@@ -33,14 +33,14 @@ final class JobReportTests: XCTestCase {
 
         let input = try XCTUnwrap(json["input"] as? [String: Any])
         XCTAssertEqual(Set(input.keys), ["path", "bytes", "sha256", "format", "width", "height", "color_space", "bit_depth",
-                                         "orientation", "shrink_on_load", "warning", "icc", "pages"])
+                                         "orientation", "shrink_on_load", "warning", "icc", "pages", "thumbnail"])
         XCTAssertEqual(input["color_space"] as? String, "srgb")
         XCTAssertEqual(input["orientation"] as? Int, 6)
 
         let output = try XCTUnwrap((json["outputs"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(output.keys), ["path", "format", "width", "height", "bytes", "chain", "seed", "nodes",
                                           "peak_pixel_bytes", "estimated_pixel_bytes", "shrink_on_load", "conflict",
-                                          "orientation_applied", "color_converted_from", "frames", "page"])
+                                          "orientation_applied", "color_converted_from", "frames", "page", "thumbnail"])
         XCTAssertTrue(output["conflict"] is NSNull, "no conflict is null, not a missing key")
         XCTAssertTrue(output["page"] is NSNull, "a raster input draws no page: null, not a missing key")
         XCTAssertEqual(output["seed"] as? Int, 42)

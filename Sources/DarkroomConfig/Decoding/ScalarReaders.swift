@@ -11,6 +11,18 @@ extension ConfigDecoder {
         whole(node, path, in: 0...UInt64.max, "expected a whole number from 0 to \(UInt64.max)")
     }
 
+    /// `thumbnails`: a box in pixels, or false for none.
+    func thumbnailBox(_ node: YAMLNode, _ path: String) -> Int?? {
+        let expectation = "expected the thumbnails' size in pixels (32 to 1024) or false"
+        guard let text = scalar(node, path, expectation) else { return nil }
+        if ["false", "no", "off"].contains(text.lowercased()) { return .some(nil) }
+        guard let box = Int(text), (32...1024).contains(box) else {
+            error(node.mark, path, "\(expectation), got \(node.shortDescription)")
+            return nil
+        }
+        return box
+    }
+
     /// A whole number inside `range`; `_` may group digits (`10_000`).
     private func whole<T: FixedWidthInteger>(_ node: YAMLNode, _ path: String, in range: ClosedRange<T>,
                                              _ expectation: String) -> T? {

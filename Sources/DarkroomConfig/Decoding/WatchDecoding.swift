@@ -10,7 +10,7 @@ struct DecodedWatch {
 extension ConfigDecoder {
     static let watchKeys = [
         "name", "path", "recursive", "include", "settle_ms", "on_success",
-        "done_dir", "failed_dir", "reports_dir", "on_conflict", "seed", "outputs",
+        "done_dir", "failed_dir", "reports_dir", "on_conflict", "seed", "thumbnails", "thumbnails_dir", "outputs",
     ]
 
     /// Nil when the watch has no usable path (nothing else about it can then be checked).
@@ -31,7 +31,7 @@ extension ConfigDecoder {
         let outputs = decodeOutputs(f)
         guard let folder else { return nil }
         let dir = { (key: String) in self.optional(f, key, default: nil) { self.absolutePath($0, $1, "expected a folder") } }
-        let config = WatchConfig(
+        var config = WatchConfig(
             name: name, path: folder,
             recursive: optional(f, "recursive", default: false) { boolean($0, $1) },
             include: include,
@@ -41,6 +41,8 @@ extension ConfigDecoder {
             onConflict: optional(f, "on_conflict", default: .number) { choice($0, $1, ConflictRule.self) },
             seed: optional(f, "seed", default: nil) { seed($0, $1) },
             outputs: outputs.map(\.config))
+        config.thumbnailBox = optional(f, "thumbnails", default: WatchConfig.defaultThumbnailBox) { thumbnailBox($0, $1) }
+        if let folder = dir("thumbnails_dir") { config.thumbnailsDirectory = folder }
         return DecodedWatch(config: config, path: path, fields: f, outputs: outputs.map { ($0.path, $0.mark) })
     }
 

@@ -27,6 +27,14 @@ public struct WatchConfig: Sendable, Equatable {
     public var seed: UInt64?
     /// At least one.
     public var outputs: [OutputConfig]
+    /// The box, in pixels, of the thumbnails of each input and output written for the contact
+    /// sheet (``thumbnailsDirectory``); nil writes none.
+    public var thumbnailBox: Int? = WatchConfig.defaultThumbnailBox
+    /// Absolute; where the thumbnails go, under the watch's name (default: `thumbnails` beside
+    /// `reportsDirectory`, so a folder of reports holds reports only).
+    public var thumbnailsDirectory: String
+    /// `darkroom report --html`'s default thumbnail size, so its sheet takes them as they are.
+    public static let defaultThumbnailBox = 160
 
     /// The file-name globs used when `include` is not given: every extension of every format
     /// darkroom reads (``ImageFormat/extensionGlobs``).
@@ -47,6 +55,7 @@ public struct WatchConfig: Sendable, Equatable {
         self.doneDirectory = doneDirectory ?? ConfigPath.sibling("done", of: path)
         self.failedDirectory = failedDirectory ?? ConfigPath.sibling("failed", of: path)
         self.reportsDirectory = reportsDirectory ?? ConfigPath.sibling("reports", of: path)
+        thumbnailsDirectory = ConfigPath.sibling("thumbnails", of: self.reportsDirectory)
         self.onConflict = onConflict
         self.seed = seed
         self.outputs = outputs

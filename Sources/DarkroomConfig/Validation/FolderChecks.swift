@@ -33,13 +33,15 @@ extension ConfigDecoder {
         }
     }
 
-    /// The done, failed and reports folders must be three different places (the watched folder
+    /// The done, failed, reports (and thumbnails) folders must be different places (the watched folder
     /// is kept apart from them by the inside-a-watched-folder check).
     private func checkDistinct(_ watch: DecodedWatch) {
         let c = watch.config
         var seen = [(String, String)]()
         if c.onSuccess == .move { seen.append(("done_dir", c.doneDirectory)) }
-        for (key, folder) in [("failed_dir", c.failedDirectory), ("reports_dir", c.reportsDirectory)] {
+        var others = [("failed_dir", c.failedDirectory), ("reports_dir", c.reportsDirectory)]
+        if c.thumbnailBox != nil { others.append(("thumbnails_dir", c.thumbnailsDirectory)) }
+        for (key, folder) in others {
             if let same = seen.first(where: { $0.1 == folder }) {
                 error(watch.fields.mark(key), watch.fields.path(key), "is the same folder as \(same.0) (\(folder)); give each its own folder")
             }
@@ -54,6 +56,11 @@ extension ConfigDecoder {
         if c.onSuccess == .move { folders.append((f.path("done_dir"), c.doneDirectory, f.mark("done_dir"))) }
         folders.append((f.path("failed_dir"), c.failedDirectory, f.mark("failed_dir")))
         folders.append((f.path("reports_dir"), c.reportsDirectory, f.mark("reports_dir")))
+        if c.thumbnailBox != nil {
+            // The default is named after reports_dir: blamed there when not given.
+            let key = f["thumbnails_dir"] == nil ? "reports_dir" : "thumbnails_dir"
+            folders.append((f.path("thumbnails_dir"), c.thumbnailsDirectory, f.mark(key)))
+        }
         for (output, place) in zip(c.outputs, watch.outputs) {
             folders.append((place.path, OutputTemplate.fixedDirectory(of: output.pathTemplate, watch: c.name), place.mark))
         }

@@ -96,7 +96,7 @@ struct JobLifecycle: Sendable {
             outputs: layout.watch.outputs, seed: layout.watch.seed,
             owner: .init(mark: layout.watch.name + ":" + job.relative, rule: layout.watch.onConflict,
                          previousOutputs: Set(existing?.outputs.map(\.path) ?? [])),
-            queued: job.queuedAt, configSHA256: job.configSHA256)
+            queued: job.queuedAt, configSHA256: job.configSHA256, thumbnailBox: layout.watch.thumbnailBox)
         // Asked before each output is placed: a writer or a lost lease publishes nothing.
         let outcome = runner.run(input: input.content, sha256: input.sha256, spec: spec, budget: budget.current,
                                  shouldAbandon: { input.leaseBroken || input.changedSinceOpen || !jobGuard.isHeld() })
@@ -157,8 +157,14 @@ struct JobLifecycle: Sendable {
         var report = finished
         report.node = jobGuard.node
         guard jobGuard.fence(), jobGuard.isHeld() else { return lost(job) }
+        let reportPath = job.layout.reportPath(forRelative: job.relative)
+        if let error = JobThumbnails.write(&report, folder: job.layout.thumbnailFolder(forRelative: job.relative),
+                                           reportName: FileIO.fileName(of: reportPath), input: stampBefore?.stamp) {
+            logger.warning("\(name): the thumbnails for the contact sheet cannot be written (\(error)); the sheet makes its own",
+                           metadata: meta(job))
+        }
         do throws(FileError) {
-            try report.write(to: job.layout.reportPath(forRelative: job.relative))
+            try report.write(to: reportPath)
         } catch {
             return .reportNotWritten(error)
         }

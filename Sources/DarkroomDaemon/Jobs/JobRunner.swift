@@ -30,6 +30,9 @@ public struct JobRunner: Sendable {
         var owner: OutputPlacement.Owner?
         var queued: Date?
         var configSHA256: String?
+        /// Pictures of the input and each output fitted in this box, made from the rows the
+        /// render has anyway and left in the report, unwritten (``ReportThumbnail/pending``).
+        var thumbnailBox: Int?
     }
 
     /// How a job ended.
@@ -159,7 +162,8 @@ public struct JobRunner: Sendable {
                     temporary = try Self.writing { () throws(FileError) in try AtomicFile.begin(for: output.path) }
                 }
                 let rendered = try OutputRendering.render(input: input, plan: output, metadata: plan.metadata, limits: limits,
-                                                          deadline: deadline, executor: executor, destination: temporary?.descriptor)
+                                                          deadline: deadline, executor: executor, destination: temporary?.descriptor,
+                                                          thumbnailBox: spec.thumbnailBox)
                 if shouldAbandon() { return .abandoned }
                 let writeClock = Stopwatch()
                 let placed: OutputPlacement.Placed
@@ -175,6 +179,9 @@ public struct JobRunner: Sendable {
                 }
                 draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds,
                           estimatedPixelBytes: estimatedPixels)
+                if let box = spec.thumbnailBox {
+                    draft.addThumbnails(of: rendered, box: box, placedAt: placed.path)
+                }
             } catch {
                 return .finished(draft.finish(.failed, error))
             }

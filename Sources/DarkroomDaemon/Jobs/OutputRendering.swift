@@ -12,7 +12,7 @@ enum OutputRendering {
     /// decoder's progress callback).
     static func render(input: ImageInput, plan: JobPlan.Output, metadata: ImageMetadata, limits: Limits,
                        deadline: Deadline, executor: StripExecutor,
-                       destination: Int32? = nil) throws(ReportError) -> ChainRenderer.Output {
+                       destination: Int32? = nil, thumbnailBox: Int? = nil) throws(ReportError) -> ChainRenderer.Output {
         let output = plan.config
         do throws(CodecError) {
             var options = EncodeOptions(output)
@@ -23,7 +23,7 @@ enum OutputRendering {
                 input, plan: plan.rendering,
                 options: options,
                 limits: DecodeLimits(maxPixels: limits.maxPixels, maxFileBytes: limits.maxFileBytes),
-                executor: executor, deadline: deadline)
+                executor: executor, deadline: deadline, thumbnailBox: thumbnailBox)
         } catch {
             if error.code == .timeout { throw ReportError.timeout(limits: limits) }
             if error.code == .writeFailed {

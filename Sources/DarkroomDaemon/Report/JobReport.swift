@@ -98,6 +98,8 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// (HEIF: the primary) is processed, except that an animation goes whole into an output
         /// that animates (its `frames` says how many). Nil when the header could not be read.
         public var pages: Int?
+        /// The picture the daemon wrote beside the report, if any.
+        public var thumbnail: ReportThumbnail?
 
         public init(path: String, bytes: Int = 0, sha256: String? = nil, format: String? = nil,
                     width: Int? = nil, height: Int? = nil, colorSpace: String? = nil, orientation: Int? = nil) {
@@ -107,7 +109,7 @@ public struct JobReport: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case path, bytes, sha256, format, width, height, colorSpace = "color_space", bitDepth = "bit_depth", orientation
-            case shrinkOnLoad = "shrink_on_load", warning, icc, pages
+            case shrinkOnLoad = "shrink_on_load", warning, icc, pages, thumbnail
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -125,6 +127,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(warning, forKey: .warning)
             try c.encode(icc, forKey: .icc)
             try c.encode(pages, forKey: .pages)
+            try c.encode(thumbnail, forKey: .thumbnail)
         }
     }
 
@@ -163,6 +166,8 @@ public struct JobReport: Codable, Sendable, Equatable {
         /// A PDF or SVG input: the page drawn, at what DPI, and the size it was rendered at
         /// (a leading resize's picture, or the page at its DPI). Nil for other inputs.
         public var page: Page?
+        /// The picture the daemon wrote beside the report, if any.
+        public var thumbnail: ReportThumbnail?
 
         /// How a PDF or SVG page was drawn for an output.
         public struct Page: Codable, Sendable, Equatable {
@@ -196,6 +201,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             case peakPixelBytes = "peak_pixel_bytes", estimatedPixelBytes = "estimated_pixel_bytes"
             case shrinkOnLoad = "shrink_on_load", conflict
             case orientationApplied = "orientation_applied", colorConvertedFrom = "color_converted_from", frames, page
+            case thumbnail
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -216,6 +222,7 @@ public struct JobReport: Codable, Sendable, Equatable {
             try c.encode(colorConvertedFrom, forKey: .colorConvertedFrom)
             try c.encode(frames, forKey: .frames)
             try c.encode(page, forKey: .page)
+            try c.encode(thumbnail, forKey: .thumbnail)
         }
     }
 

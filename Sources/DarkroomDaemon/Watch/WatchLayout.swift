@@ -54,6 +54,12 @@ public struct WatchLayout: Sendable {
         let name = JobReport.fileName(forInput: FileIO.fileName(of: relative))
         return watch.reportsDirectory + (folder == "/" ? "" : folder) + "/" + name
     }
+    /// The folder of the thumbnails of the input at `relative` (named as its report is, by
+    /// ``JobThumbnails``): under the watch's name, so watches sharing the folder never meet.
+    func thumbnailFolder(forRelative relative: String) -> String {
+        let folder = FileIO.parent(of: "/" + relative)
+        return watch.thumbnailsDirectory + "/" + watch.name + (folder == "/" ? "" : folder)
+    }
     public func donePath(forRelative relative: String) -> String { watch.doneDirectory + "/" + relative }
     public func failedPath(forRelative relative: String) -> String { watch.failedDirectory + "/" + relative }
 

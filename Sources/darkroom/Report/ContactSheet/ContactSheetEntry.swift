@@ -34,6 +34,9 @@ struct ContactSheetEntry: Encodable {
     let finishedDate: Date
     let sha256: String?
     let reportStatus: JobReport.Status
+    /// The daemon's pictures of the input and of each output (nil where it wrote none).
+    let inputThumbnail: ReportThumbnail?
+    let outputThumbnails: [ReportThumbnail?]
 
     init(_ r: JobReport) {
         (watch, status, input, error, bytes) = (r.watch, r.status.rawValue, r.input.path, r.error, r.input.bytes)
@@ -44,6 +47,7 @@ struct ContactSheetEntry: Encodable {
         waited = max(0, r.timings.started.timeIntervalSince(r.timings.queued))
         finished = ISOTime.format(r.timings.finished)
         (finishedDate, sha256, reportStatus) = (r.timings.finished, r.input.sha256, r.status)
+        (inputThumbnail, outputThumbnails) = (r.input.thumbnail, r.outputs.map(\.thumbnail))
     }
 
     /// Failures first, then the rest; the most recent first within each.

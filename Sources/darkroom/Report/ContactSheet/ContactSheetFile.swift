@@ -52,6 +52,12 @@ final class ContactSheetFile {
         entries.append(ContactSheetEntry(report))
     }
 
+    /// Where the daemon's picture is, when it was made at this sheet's size.
+    private func daemonThumbnail(_ thumbnail: ReportThumbnail?) -> ContactSheetThumbnails.DaemonThumbnail? {
+        guard let thumbnail, thumbnail.box == thumbnailSize, thumbnail.file.hasPrefix("/") else { return nil }
+        return .init(path: thumbnail.file, made: thumbnail)
+    }
+
     func finish(folders: [String], since: Date?, unreadable: Int, locator: InputLocator) throws {
         summary.unreadable = unreadable
         entries.sort(by: ContactSheetEntry.precedes)
@@ -63,11 +69,12 @@ final class ContactSheetFile {
             let found = candidates.first { FileManager.default.fileExists(atPath: $0) }
             if let found, found != e.input { entries[i].now = found }
             jobs.append(.init(id: jobs.count, path: found, missing: "input " + locator.absence(of: e.input, watch: e.watch, status: e.reportStatus),
-                              sha256: e.sha256))
-            for output in e.outputs {
+                              sha256: e.sha256, daemonThumbnail: daemonThumbnail(e.inputThumbnail)))
+            for (output, thumbnail) in zip(e.outputs, e.outputThumbnails) {
                 let there = FileManager.default.fileExists(atPath: output.path)
                 jobs.append(.init(id: jobs.count, path: there ? output.path : nil,
-                                  missing: "output no longer there: \(output.path)", sha256: nil))
+                                  missing: "output no longer there: \(output.path)", sha256: nil,
+                                  daemonThumbnail: daemonThumbnail(thumbnail)))
             }
         }
         let encoder = JSONEncoder()
@@ -99,7 +106,14 @@ final class ContactSheetFile {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let failed = summary.statuses["failed"] ?? 0
         print("wrote \(path): \(HumanFormat.count(entries.count)) reports (\(HumanFormat.count(failed)) failed), "
-              + "\(HumanFormat.count(made.made)) thumbnails\(made.cached > 0 ? " (\(HumanFormat.count(made.cached)) from the cache)" : "")\(made.placeholders > 0 ? " and \(HumanFormat.count(made.placeholders)) placeholders" : ""), "
+              + "\(HumanFormat.count(made.made)) thumbnails\(origins(made))\(made.placeholders > 0 ? " and \(HumanFormat.count(made.placeholders)) placeholders" : ""), "
               + "\(HumanFormat.bytes(size)) in \(HumanFormat.duration(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9))")
+    }
+
+    /// Where the thumbnails not made now came from: " (900 the daemon's, 12 from the cache)".
+    private func origins(_ made: ContactSheetThumbnails.Counts) -> String {
+        let parts = [made.daemon > 0 ? "\(HumanFormat.count(made.daemon)) the daemon's" : nil,
+                     made.cached > 0 ? "\(HumanFormat.count(made.cached)) from the cache" : nil].compactMap { $0 }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 }

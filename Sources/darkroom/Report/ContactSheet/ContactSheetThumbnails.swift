@@ -1,3 +1,4 @@
+import DarkroomCodecs
 import DarkroomDaemon
 import Dispatch
 import Foundation
@@ -15,12 +16,20 @@ enum ContactSheetThumbnails {
         var missing: String
         /// The SHA-256 the report gives for the file, when it is an input.
         var sha256: String?
+        /// The picture the daemon wrote of the file, if any.
+        var daemonThumbnail: DaemonThumbnail?
+    }
+
+    /// A picture the daemon wrote beside a report (``ReportThumbnail``) and where it is.
+    struct DaemonThumbnail: Sendable {
+        var path: String
+        var made: ReportThumbnail
     }
 
     struct Counts {
         var made = 0, placeholders = 0
-        /// Of `made`, those read from the thumbnail cache.
-        var cached = 0
+        /// Of `made`, those read from the thumbnail cache, and those the daemon wrote.
+        var cached = 0, daemon = 0
     }
 
     /// Makes every thumbnail of `jobs` and hands each block to `write` (called under a lock).
@@ -37,7 +46,8 @@ enum ContactSheetThumbnails {
             let block = Self.block(for: job, thumbnailer: thumbnailer, mime: mime)
             counts.withLock {
                 if block.placeholder { $0.placeholders += 1 } else { $0.made += 1 }
-                if block.cached { $0.cached += 1 }
+                if block.source == .cache { $0.cached += 1 }
+                if block.source == .daemon { $0.daemon += 1 }
             }
             writing.lock()
             defer { writing.unlock() }
@@ -53,10 +63,18 @@ enum ContactSheetThumbnails {
         return counts.current
     }
 
-    private static func block(for job: Job, thumbnailer: Thumbnailer, mime: String) -> (html: String, placeholder: Bool, cached: Bool) {
+    enum Source { case made, cache, daemon }
+
+    private static func block(for job: Job, thumbnailer: Thumbnailer, mime: String) -> (html: String, placeholder: Bool, source: Source) {
         let open = "<script type=\"text/plain\" id=\"t\(job.id)\""
         guard let path = job.path else {
-            return (open + " data-error=\"\(HTMLText.escape(job.missing))\"></script>\n", true, false)
+            return (open + " data-error=\"\(HTMLText.escape(job.missing))\"></script>\n", true, .made)
+        }
+        // The daemon's picture, when the file is still the one it was made from (the stamp
+        // matches, so the file is the one processed: no hash to compare).
+        if let daemon = job.daemonThumbnail, daemon.made.shows(fileAt: path), let picture = read(daemon, format: thumbnailer.format) {
+            return (open + " data-mime=\"\(mime)\" data-size=\"\(daemon.made.width)x\(daemon.made.height)\">"
+                    + Data(picture).base64EncodedString() + "</script>\n", false, .daemon)
         }
         do throws(ReportError) {
             // Hashed to compare with the report's hash (inputs), or for the cache's key.
@@ -65,9 +83,16 @@ enum ContactSheetThumbnails {
             if let expected = job.sha256, let seen = t.sha256, expected != seen {
                 attributes += " data-note=\"\(HTMLText.escape("the file at \(path) is not the one processed: its content changed since"))\""
             }
-            return (open + attributes + ">" + Data(t.bytes).base64EncodedString() + "</script>\n", false, t.cached)
+            return (open + attributes + ">" + Data(t.bytes).base64EncodedString() + "</script>\n", false, t.cached ? .cache : .made)
         } catch {
-            return (open + " data-error=\"\(HTMLText.escape("\(path): \(error.code): \(error.message)"))\"></script>\n", true, false)
+            return (open + " data-error=\"\(HTMLText.escape("\(path): \(error.code): \(error.message)"))\"></script>\n", true, .made)
         }
+    }
+
+    /// The daemon's picture, if it is there, small and of the size its report says.
+    private static func read(_ daemon: DaemonThumbnail, format: ImageFormat) -> [UInt8]? {
+        guard let bytes = try? FileIO.read(daemon.path, maxBytes: 1 << 20), let info = try? ImageCodec.readInfo(bytes),
+              info.format == format, info.width == daemon.made.width, info.height == daemon.made.height else { return nil }
+        return bytes
     }
 }
