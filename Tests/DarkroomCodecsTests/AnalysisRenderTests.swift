@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// Auto levels in its plainest form, against the analysis contract: measure each channel's range,

@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// A one-channel PNG keeps every one of its 256 levels: written back as one channel, each

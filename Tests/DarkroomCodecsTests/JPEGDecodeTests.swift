@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// The JPEG fixtures are 32×16: a flat left half and a flat right half, each filling whole 16×16

@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// Light, deterministic fuzzing: fixtures with bytes flipped, runs overwritten, pieces cut out or

@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// Every PNG layout libpng can hand us comes back as the premultiplied float pixels it encodes.

@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 
 /// `chain` (the config's one-line syntax; empty for none) rendered on the file `input` and
 /// encoded as `options` say, through the streaming renderer jobs use (turned upright by its EXIF

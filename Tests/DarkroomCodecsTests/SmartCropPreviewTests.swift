@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// A smart crop measures its map on the JPEG's 1/8 preview and still puts the full-size window

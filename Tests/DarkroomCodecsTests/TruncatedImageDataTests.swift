@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// A PNG whose chunks are all there but whose compressed image data stops before the last row

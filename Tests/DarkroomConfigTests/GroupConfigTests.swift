@@ -1,5 +1,5 @@
 import DarkroomConfig
-import DarkroomCore
+@testable import DarkroomCore
 import DarkroomDrawing
 import XCTest
 

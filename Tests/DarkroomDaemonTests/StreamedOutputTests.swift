@@ -1,6 +1,6 @@
 import DarkroomCodecs
 import DarkroomConfig
-import DarkroomCore
+@testable import DarkroomCore
 import DarkroomTestSupport
 import Foundation
 import Glibc

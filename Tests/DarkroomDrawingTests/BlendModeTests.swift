@@ -1,6 +1,6 @@
 import CCairo
 import CDarkroomDraw
-import DarkroomCore
+@testable import DarkroomCore
 import DarkroomDrawing
 import XCTest
 

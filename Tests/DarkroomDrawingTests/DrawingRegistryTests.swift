@@ -1,5 +1,5 @@
 import XCTest
-import DarkroomCore
+@testable import DarkroomCore
 @testable import DarkroomDrawing
 import CDarkroomDraw
 

@@ -1,5 +1,5 @@
 import CMalloc
-import DarkroomCore
+@testable import DarkroomCore
 import DarkroomDrawing
 import Foundation
 import XCTest

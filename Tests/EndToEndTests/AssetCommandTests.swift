@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// A file named in a chain, through the real binary: `check` finds a missing one at its line and

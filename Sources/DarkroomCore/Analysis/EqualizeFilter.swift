@@ -3,8 +3,8 @@
 /// tones spread evenly over the range. `on: channels` (vips' default) equalises each channel by
 /// its own histogram; `on: luminance` builds one curve from the luminance and applies it to R,
 /// G and B alike, so colours keep their balance. Core Image has no equivalent.
-public struct EqualizeFilter: AnalysisFilter {
-    public static let descriptor = FilterDescriptor(
+struct EqualizeFilter: AnalysisFilter {
+    static let descriptor = FilterDescriptor(
         name: "equalize", displayName: "Equalize", categories: ["color", "analysis"],
         description: "Spreads the tones evenly: each value becomes the share of pixels at or below it (cumulative "
             + "histogram), per channel or from the luminance.",
@@ -17,19 +17,19 @@ public struct EqualizeFilter: AnalysisFilter {
 
     let perChannel: Bool
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         perChannel = Self.described(parameters).choice("on") == "channels"
     }
 
-    public var statisticRequest: StatisticRequest { StatisticRequest() }
+    var statisticRequest: StatisticRequest { StatisticRequest() }
 
-    public func resolved(with statistics: ImageStatistics) -> any Filter {
+    func resolved(with statistics: ImageStatistics) -> any Filter {
         let tables = perChannel ? (0..<3).map { Self.cumulative(statistics.histogram[$0]) }
             : [[Float]](repeating: Self.cumulative(statistics.luminanceHistogram), count: 3)
         return MeasuredTables(tables: tables)
     }
 
-    public var worstCase: any Filter { MeasuredTables(tables: []) }
+    var worstCase: any Filter { MeasuredTables(tables: []) }
 
     /// `cum[v] / cum[255]` for the 256 bins.
     static func cumulative(_ histogram: [Int]) -> [Float] {

@@ -4,13 +4,13 @@ public struct StatisticRequest: Sendable, Hashable {
     /// Per row and per column, the least and greatest straight value of each channel, and the
     /// top-left pixel: what ``ImageStatistics/boundingBox(differingFrom:by:)`` needs to find
     /// what differs from a background chosen after measuring (trim's corner colour).
-    public var lineExtremes: Bool
+    var lineExtremes: Bool
     /// The histograms, extremes and sums of the whole image (and the map, when asked for); off
     /// for a pass that needs only the line extremes (trim), which then costs less than half.
-    public var distribution: Bool
+    var distribution: Bool
     /// The size of ``ImageStatistics/map``, a box-filtered low-resolution copy (for saliency or
     /// entropy); nil: no map.
-    public var mapSize: Size?
+    var mapSize: Size?
     /// The statistic may be measured on a preview: a reduced decode (a JPEG at 1/8 its size, by
     /// the decoder's DCT scaling) when the loader offers one and nothing but point operations
     /// comes before the filter. Histograms, extremes, means and maps change little; the
@@ -37,7 +37,7 @@ public struct ImageStatistics: Sendable {
     /// Per channel (R, G, B, A), 256 bins over 0…1 (values outside land in the end bins).
     public var histogram: [[Int]]
     /// 256 bins of Rec. 709 luminance (0.2126 R + 0.7152 G + 0.0722 B) over 0…1, as the channels'.
-    public var luminanceHistogram: [Int]
+    var luminanceHistogram: [Int]
     public var minimum: Pixel
     public var maximum: Pixel
     /// Sums per channel; ``mean`` divides by the pixel count.
@@ -47,7 +47,7 @@ public struct ImageStatistics: Sendable {
     var rowLow = [Pixel](), rowHigh = [Pixel](), columnLow = [Pixel](), columnHigh = [Pixel]()
     var firstRow = 0
     /// The pixel at (0, 0), straight, once the strip holding it is measured (with line extremes).
-    public var topLeft: Pixel?
+    var topLeft: Pixel?
     /// Per cell of the request's map: sums of premultiplied pixels and their count.
     var mapSums: [SIMD4<Double>]
     var mapCounts: [Int]
@@ -63,7 +63,7 @@ public struct ImageStatistics: Sendable {
         }
     }
 
-    public var pixelCount: Int { size.area }
+    var pixelCount: Int { size.area }
     public var mean: Pixel {
         guard pixelCount > 0 else { return .zero }
         let m = sum / Double(pixelCount)
@@ -165,7 +165,7 @@ public struct ImageStatistics: Sendable {
     /// `threshold` in some channel (alpha included); empty when none does. Exact from the line
     /// extremes: a row (or column) is all background exactly when, in every channel, its least
     /// and greatest values lie within `threshold` of the background's.
-    public func boundingBox(differingFrom background: Pixel, by threshold: Float) -> Rect {
+    func boundingBox(differingFrom background: Pixel, by threshold: Float) -> Rect {
         func differs(_ low: Pixel, _ high: Pixel) -> Bool {
             (0..<4).contains { c in background[c] - low[c] > threshold || high[c] - background[c] > threshold }
         }

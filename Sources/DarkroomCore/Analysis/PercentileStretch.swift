@@ -74,14 +74,14 @@ protocol PercentileStretchFilter: AnalysisFilter {
 }
 
 extension PercentileStretchFilter {
-    public var statisticRequest: StatisticRequest { StatisticRequest() }
-    public func resolved(with statistics: ImageStatistics) -> any Filter { MeasuredMatrix(matrix: stretch.matrix(for: statistics)) }
-    public var worstCase: any Filter { MeasuredMatrix(matrix: .identity) }
+    var statisticRequest: StatisticRequest { StatisticRequest() }
+    func resolved(with statistics: ImageStatistics) -> any Filter { MeasuredMatrix(matrix: stretch.matrix(for: statistics)) }
+    var worstCase: any Filter { MeasuredMatrix(matrix: .identity) }
 }
 
 /// `normalise`: the percentile stretch (see ``PercentileStretch``), libvips' spelling.
-public struct NormaliseFilter: PercentileStretchFilter {
-    public static let descriptor = FilterDescriptor(
+struct NormaliseFilter: PercentileStretchFilter {
+    static let descriptor = FilterDescriptor(
         name: "normalise", displayName: "Normalise", categories: ["color", "analysis"],
         description: "Stretches the tones so the low percentile becomes black and the high one white, measured on the "
             + "luminance (one stretch for all channels) or on each channel.",
@@ -90,13 +90,13 @@ public struct NormaliseFilter: PercentileStretchFilter {
 
     let stretch: PercentileStretch
 
-    public init(parameters: ResolvedParameters) { stretch = PercentileStretch(Self.described(parameters)) }
+    init(parameters: ResolvedParameters) { stretch = PercentileStretch(Self.described(parameters)) }
 }
 
 /// `auto_levels`: the same stretch as ``NormaliseFilter``, under the name photo editors use;
 /// by default per channel, which also removes a colour cast.
-public struct AutoLevelsFilter: PercentileStretchFilter {
-    public static let descriptor = FilterDescriptor(
+struct AutoLevelsFilter: PercentileStretchFilter {
+    static let descriptor = FilterDescriptor(
         name: "auto_levels", displayName: "Auto Levels", categories: ["color", "analysis"],
         description: "Sets the black and white points of each channel from its histogram percentiles "
             + "(normalise with on=channels by default).",
@@ -109,5 +109,5 @@ public struct AutoLevelsFilter: PercentileStretchFilter {
 
     let stretch: PercentileStretch
 
-    public init(parameters: ResolvedParameters) { stretch = PercentileStretch(Self.described(parameters)) }
+    init(parameters: ResolvedParameters) { stretch = PercentileStretch(Self.described(parameters)) }
 }

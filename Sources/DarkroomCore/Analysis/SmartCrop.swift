@@ -14,7 +14,7 @@ import Foundation
 /// - **entropy**: while the window is wider (or taller) than wanted, the column (or row) of
 ///   cells at either side whose luminance histogram (16 bins) has the lower Shannon entropy is
 ///   cut away; the window is then centred on what is left — libvips' slice-by-slice search.
-public enum InterestMeasure: String, Sendable, CaseIterable {
+enum InterestMeasure: String, Sendable, CaseIterable {
     case attention, entropy
 
     /// The map the analysis pass measures.

@@ -1,24 +1,24 @@
 /// The reducing sink of an analysis pass: each output strip is measured on the thread that
 /// rendered it (in parallel), and the strips' statistics are folded in order as they arrive,
 /// so nothing of the image is kept but the statistic.
-public struct StatisticsSink: StripSink {
-    public struct Measure: StripQuantiser {
+struct StatisticsSink: StripSink {
+    struct Measure: StripQuantiser {
         let size: Size
         let request: StatisticRequest
-        public func prepare(_ rows: RegionView) -> ImageStatistics {
+        func prepare(_ rows: RegionView) -> ImageStatistics {
             var partial = ImageStatistics(size: size, request: request)
             partial.measure(rows, request: request)
             return partial
         }
     }
 
-    public let quantiser: Measure
-    public private(set) var statistics: ImageStatistics
+    let quantiser: Measure
+    private(set) var statistics: ImageStatistics
 
-    public init(size: Size, request: StatisticRequest) {
+    init(size: Size, request: StatisticRequest) {
         quantiser = Measure(size: size, request: request)
         statistics = ImageStatistics(size: size, request: request)
     }
 
-    public mutating func write(_ strip: ImageStatistics, rows: Range<Int>) throws { statistics.fold(strip) }
+    mutating func write(_ strip: ImageStatistics, rows: Range<Int>) throws { statistics.fold(strip) }
 }

@@ -6,8 +6,8 @@
 /// that is all border keeps its top-left pixel (an image cannot be empty). An analysis pass: the
 /// output size follows the content, so the whole input is measured first (per row and per
 /// column extremes, so the background may be chosen after measuring).
-public struct TrimFilter: AnalysisFilter {
-    public static let descriptor = FilterDescriptor(
+struct TrimFilter: AnalysisFilter {
+    static let descriptor = FilterDescriptor(
         name: "trim", displayName: "Trim", categories: ["geometry", "analysis"],
         description: "Crops away a border of the background colour (by default the top-left pixel's): keeps the smallest "
             + "rectangle holding every pixel that differs from it by more than threshold (0–1 per channel; vips' 10 on 0–255 is 0.04).",
@@ -18,25 +18,25 @@ public struct TrimFilter: AnalysisFilter {
             ParameterDescriptor("background", .color, "The border's colour; without it, the top-left pixel's."),
         ])
 
-    public let threshold: Double
+    let threshold: Double
     /// nil: the top-left pixel's colour.
-    public let background: RGBA?
+    let background: RGBA?
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         threshold = p.number("threshold")
         background = parameters.color("background")
     }
 
-    public var statisticRequest: StatisticRequest {
+    var statisticRequest: StatisticRequest {
         StatisticRequest(lineExtremes: true, distribution: false)
     }
 
-    public func resolved(with statistics: ImageStatistics) -> any Filter {
+    func resolved(with statistics: ImageStatistics) -> any Filter {
         let colour = background.map { Pixel(Float($0.r), Float($0.g), Float($0.b), Float($0.a)) } ?? statistics.topLeft ?? .zero
         let box = statistics.boundingBox(differingFrom: colour, by: Float(threshold))
         return MeasuredCrop(rect: box.isEmpty ? Rect(x: 0, y: 0, width: 1, height: 1) : box)
     }
 
-    public var worstCase: any Filter { MeasuredCrop(rect: nil) }
+    var worstCase: any Filter { MeasuredCrop(rect: nil) }
 }

@@ -13,24 +13,24 @@ import Foundation
 /// data, a line that is not three numbers, too few or too many entries, and a table value outside
 /// the declared domain (darkroom's rule: a LUT whose outputs leave the domain must widen
 /// DOMAIN_MIN/DOMAIN_MAX, so a typo like 10.5 for 0.5 is caught, not rendered).
-public struct CubeLUT: Sendable {
-    public enum Dimensions: Sendable, Equatable { case one, three }
+struct CubeLUT: Sendable {
+    enum Dimensions: Sendable, Equatable { case one, three }
 
-    public var title: String?
-    public var dimensions: Dimensions
+    var title: String?
+    var dimensions: Dimensions
     /// Entries per axis.
-    public var size: Int
+    var size: Int
     /// The table's entries in file order.
-    public var entries: [SIMD3<Float>]
-    public var domainMin = SIMD3<Float>(0, 0, 0)
-    public var domainMax = SIMD3<Float>(1, 1, 1)
+    var entries: [SIMD3<Float>]
+    var domainMin = SIMD3<Float>(0, 0, 0)
+    var domainMax = SIMD3<Float>(1, 1, 1)
 
     /// Largest 3-D size accepted (128³ entries hold 32 MiB as float RGBA), and 1-D size.
-    public static let maxSize3D = 128
-    public static let maxSize1D = 65536
+    static let maxSize3D = 128
+    static let maxSize1D = 65536
 
     /// Parses `bytes`; errors read `line 12: …`.
-    public init(bytes: [UInt8]) throws(ParameterError) {
+    init(bytes: [UInt8]) throws(ParameterError) {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw ParameterError("not a text file (invalid UTF-8)") }
         var title: String?
         var declared: (dimensions: Dimensions, size: Int, line: Int)?
@@ -121,7 +121,7 @@ public struct CubeLUT: Sendable {
 
     /// The table as the point operation that applies it: a ``ColorCube`` for 3-D, a
     /// ``ChannelLUT`` for 1-D.
-    public func operation(interpolation: ColorCube.Interpolation) -> any PointOperation {
+    func operation(interpolation: ColorCube.Interpolation) -> any PointOperation {
         switch dimensions {
         case .three:
             return ColorCube(size: size, entries: entries.map { Pixel($0.x, $0.y, $0.z, 1) },

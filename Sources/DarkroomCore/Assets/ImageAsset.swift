@@ -78,7 +78,7 @@ public enum GraphicAsset: Sendable {
 
     /// Whether `bytes` start like an SVG document: an `<svg` element before any other, after an
     /// optional BOM, XML declaration, comments and doctype (in the first 4 KiB).
-    public static func looksLikeSVG(_ bytes: some Collection<UInt8>) -> Bool {
+    static func looksLikeSVG(_ bytes: some Collection<UInt8>) -> Bool {
         let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
         var rest = Substring(head)
         while true {

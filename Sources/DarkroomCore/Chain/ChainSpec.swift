@@ -32,7 +32,7 @@ public struct ChainSpec: Sendable, Hashable {
     }
 
     /// Whether any parameter is drawn at random (the report then records the seed).
-    public var usesRandom: Bool {
+    var usesRandom: Bool {
         steps.contains { $0.arguments.contains { $0.argument.drawsRandom } }
     }
 

@@ -10,7 +10,7 @@
 public enum ChainSyntax {
     /// Lists nest at most this deep (a kernel needs 2). Parsing recurses per level, so hostile
     /// input such as 100 000 `[` must be refused before it exhausts the stack.
-    public static let maximumNesting = 8
+    static let maximumNesting = 8
 
     public static func parse(_ text: String, registry: FilterRegistry = .standard,
                              assets: any AssetResolver = NoAssets()) throws(ParameterError) -> ChainSpec {

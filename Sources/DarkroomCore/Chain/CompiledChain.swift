@@ -1,6 +1,7 @@
 /// A chain ready to run: identity filters dropped, point filters fused. ``Pipeline`` turns it,
 /// for a known input size, into the graph of kernels that renders it.
 public struct CompiledChain: Sendable {
+    /// One stage of the chain, by how it runs.
     public enum Stage: Sendable {
         /// Fused point filters: inlined into the node before them, never a pass of their own.
         case point(names: [String], program: PointProgram)

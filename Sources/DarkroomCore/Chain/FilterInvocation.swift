@@ -74,7 +74,7 @@ public struct FilterInvocation: Sendable, Hashable {
 
     /// Parameters with defaults filled in, `random` drawn from each slider range and the files
     /// image and data-file parameters name loaded through `assets`.
-    public func resolveParameters(using rng: inout SeededGenerator, registry: FilterRegistry,
+    func resolveParameters(using rng: inout SeededGenerator, registry: FilterRegistry,
                                   assets: any AssetResolver = NoAssets(),
                                   facts: InputFacts = InputFacts()) throws(ParameterError) -> ResolvedParameters {
         do { return try parameters(using: &rng, in: ChainContext(registry: registry, assets: assets, facts: facts)) } catch {

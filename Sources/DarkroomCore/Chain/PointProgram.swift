@@ -6,7 +6,7 @@
 /// premultiplied again. Values are not clamped between operations: quantisation happens once,
 /// at encode, so a long chain of adjustments does not band.
 public struct PointProgram: Sendable {
-    public let operations: [any PointOperation]
+    let operations: [any PointOperation]
 
     /// The operations in order, neighbours merged (see ``fuse(_:)``).
     public init(_ operations: [any PointOperation]) {
@@ -22,7 +22,7 @@ public struct PointProgram: Sendable {
     public var preservesGrey: Bool { operations.allSatisfy(\.preservesGrey) }
 
     /// Whether every operation acts on each colour channel alone and keeps alpha.
-    public var isChannelwise: Bool { operations.allSatisfy { $0.isChannelwise && $0.preservesOpacity } }
+    var isChannelwise: Bool { operations.allSatisfy { $0.isChannelwise && $0.preservesOpacity } }
 
     /// Applies the operations to `count` premultiplied pixels in place.
     func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
@@ -33,7 +33,7 @@ public struct PointProgram: Sendable {
 
     /// Multiplies neighbouring matrices into one, composes neighbouring curves into one, and
     /// drops identities. Other operations stay as they are, in order.
-    public static func fuse(_ operations: [any PointOperation]) -> [any PointOperation] {
+    static func fuse(_ operations: [any PointOperation]) -> [any PointOperation] {
         var out = [any PointOperation]()
         for op in operations where !op.isIdentity {
             if let b = op.matrix, let a = out.last?.matrix {

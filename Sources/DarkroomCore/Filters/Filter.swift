@@ -71,7 +71,7 @@ extension RegionFilter {
     /// The input pixels needed to produce `output`: a halo for area filters, the inverse-mapped
     /// bounding box for geometric ones. It may reach past the input's bounds (the kernels say
     /// how those reads are answered).
-    public func inputRegion(for output: Rect, inputSize: Size) -> Rect {
+    func inputRegion(for output: Rect, inputSize: Size) -> Rect {
         plan(for: inputSize).inputRegion(for: output)
     }
 }

@@ -1,7 +1,7 @@
 /// A filter that can start from a source already reduced by a loader — JPEG decoders scale
 /// by 1/2, 1/4 or 1/8 almost for free (libvips' "shrink-on-load") — and still produce the same
 /// output size. Only a chain's first stage is asked.
-public protocol SourceShrinkable: RegionFilter {
+protocol SourceShrinkable: RegionFilter {
     /// By how much this filter reduces a source of `source` (its smaller scale; 1 or less when
     /// it does not shrink): a loader picks its shrink from it.
     func sourceReduction(for source: Size) -> Double
@@ -18,12 +18,12 @@ public protocol SourceShrinkable: RegionFilter {
 extension SourceShrinkable {
     /// The largest factor (1, 2, 4 or 8) by which a source of `source` may be reduced before
     /// this filter, by ``shrinkOnLoadFactor(forReduction:)``. 1 when it does not shrink enough to gain.
-    public func sourceShrinkFactor(for source: Size) -> Int { shrinkOnLoadFactor(forReduction: sourceReduction(for: source)) }
+    func sourceShrinkFactor(for source: Size) -> Int { shrinkOnLoadFactor(forReduction: sourceReduction(for: source)) }
 }
 
 /// libvips' rule: block-reduce on load to a bit above the target and leave at least a factor
 /// of two to the real resampler, which smooths away the block reduction's aliasing.
-public func shrinkOnLoadFactor(forReduction reduction: Double) -> Int {
+func shrinkOnLoadFactor(forReduction reduction: Double) -> Int {
     switch reduction {
     case 16...: 8
     case 8...: 4

@@ -1,52 +1,52 @@
 import Foundation
 
 /// A 2-D affine map `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (Core Graphics' layout).
-public struct AffineTransform: Hashable, Sendable {
-    public var a, b, c, d, tx, ty: Double
+struct AffineTransform: Hashable, Sendable {
+    var a, b, c, d, tx, ty: Double
 
-    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+    init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
-    public static func translation(_ x: Double, _ y: Double) -> AffineTransform {
+    static func translation(_ x: Double, _ y: Double) -> AffineTransform {
         AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
-    public static func scale(_ sx: Double, _ sy: Double) -> AffineTransform {
+    static func scale(_ sx: Double, _ sy: Double) -> AffineTransform {
         AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
     }
 
     /// Rotation by `angle` radians. With y pointing down, a positive angle turns clockwise on screen.
-    public static func rotation(_ angle: Double) -> AffineTransform {
+    static func rotation(_ angle: Double) -> AffineTransform {
         let cs = cos(angle), sn = sin(angle)
         return AffineTransform(a: cs, b: sn, c: -sn, d: cs, tx: 0, ty: 0)
     }
 
-    public static func shear(_ shx: Double, _ shy: Double) -> AffineTransform {
+    static func shear(_ shx: Double, _ shy: Double) -> AffineTransform {
         AffineTransform(a: 1, b: shy, c: shx, d: 1, tx: 0, ty: 0)
     }
 
     /// `self` followed by `next`.
-    public func then(_ next: AffineTransform) -> AffineTransform {
+    func then(_ next: AffineTransform) -> AffineTransform {
         AffineTransform(
             a: a * next.a + b * next.c, b: a * next.b + b * next.d,
             c: c * next.a + d * next.c, d: c * next.b + d * next.d,
             tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
     }
 
-    public func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+    func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
         (a * x + c * y + tx, b * x + d * y + ty)
     }
 
-    public var determinant: Double { a * d - b * c }
-    public var isIdentity: Bool { self == .identity }
+    var determinant: Double { a * d - b * c }
+    var isIdentity: Bool { self == .identity }
     /// False when a coefficient overflowed to infinity or NaN (huge factors multiplied together).
-    public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
+    var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
 
     /// The inverse map, or nil when the transform collapses the plane.
-    public var inverted: AffineTransform? {
+    var inverted: AffineTransform? {
         let det = determinant
         guard abs(det) > 1e-12 else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
@@ -55,7 +55,7 @@ public struct AffineTransform: Hashable, Sendable {
     }
 
     /// Bounding box of the image of a rectangle, rounded outwards to whole pixels.
-    public func boundingBox(of r: Rect) -> Rect {
+    func boundingBox(of r: Rect) -> Rect {
         let corners = [apply(Double(r.x), Double(r.y)), apply(Double(r.maxX), Double(r.y)),
                        apply(Double(r.x), Double(r.maxY)), apply(Double(r.maxX), Double(r.maxY))]
         let xs = corners.map(\.x), ys = corners.map(\.y)

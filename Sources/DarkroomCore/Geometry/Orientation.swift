@@ -25,7 +25,7 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
     public init(exif value: Int) { self = Orientation(rawValue: value) ?? .up }
 
     /// Whether width and height trade places.
-    public var swapsAxes: Bool { rawValue >= 5 }
+    var swapsAxes: Bool { rawValue >= 5 }
 
     /// The upright size of a stored image of `stored` (or the stored size of an upright one:
     /// the map is its own inverse on sizes).
@@ -34,7 +34,7 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
     }
 
     /// The stored pixel shown at upright pixel (`u`, `v`), for a stored image of `stored`.
-    @inline(__always) public func storedPixel(_ u: Int, _ v: Int, stored: Size) -> (x: Int, y: Int) {
+    @inline(__always) func storedPixel(_ u: Int, _ v: Int, stored: Size) -> (x: Int, y: Int) {
         let lastX = stored.width - 1, lastY = stored.height - 1
         switch self {
         case .up: return (u, v)
@@ -50,7 +50,7 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
 
     /// The stored rectangle whose pixels make up the upright rectangle `rect` (exactly: a flip
     /// or transpose maps rectangles onto rectangles).
-    public func storedRect(_ rect: Rect, stored: Size) -> Rect {
+    func storedRect(_ rect: Rect, stored: Size) -> Rect {
         guard !rect.isEmpty else { return Rect(x: 0, y: 0, width: 0, height: 0) }
         let a = storedPixel(rect.x, rect.y, stored: stored)
         let b = storedPixel(rect.maxX - 1, rect.maxY - 1, stored: stored)

@@ -22,7 +22,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { width == 0 || height == 0 }
 
     /// The rectangle grown by `halo` pixels on every side (what an area filter reads).
-    public func expanded(by halo: Int) -> Rect {
+    func expanded(by halo: Int) -> Rect {
         Rect(x: x - halo, y: y - halo, width: width + 2 * halo, height: height + 2 * halo)
     }
 

@@ -18,7 +18,7 @@ extension SIMD4 where Scalar == Float {
     @inlinable public var isGrey: Bool { self[0] == self[1] && self[1] == self[2] }
 
     /// Premultiplied pixel from straight colour.
-    @inlinable public var premultiplied: Pixel {
+    var premultiplied: Pixel {
         let a = self[3]
         return Pixel(self[0] * a, self[1] * a, self[2] * a, a)
     }

@@ -31,7 +31,7 @@ extension ParameterDescriptor {
 
     /// "90 is read as radians (5156.6°); write 90deg", or nil when `text` is not a bare number
     /// beyond a full turn.
-    public static func bareAngleWarning(_ text: String) -> String? {
+    static func bareAngleWarning(_ text: String) -> String? {
         let written = text.trimmed
         guard let radians = Double(written), radians.isFinite, abs(radians) > 2 * .pi else { return nil }
         return "\(written) is read as radians (" + String(format: "%.1f", radians * 180 / .pi) + "°); write \(written)deg"

@@ -47,7 +47,7 @@ public struct ParameterDescriptor: Sendable, Hashable {
     }
 
     /// The range random values are drawn from: the slider, else the hard limits.
-    public var randomRange: ClosedRange<Double>? {
+    var randomRange: ClosedRange<Double>? {
         let lo = sliderMinimum ?? minimum, hi = sliderMaximum ?? maximum
         guard let lo, let hi, lo <= hi else { return nil }
         return lo...hi

@@ -41,7 +41,7 @@ public enum Argument: Hashable, Sendable {
     case chain([FilterInvocation])
 
     /// Whether this value, or a field or step inside it, is drawn at random.
-    public var drawsRandom: Bool {
+    var drawsRandom: Bool {
         switch self {
         case .random: true
         case .value: false
@@ -52,7 +52,7 @@ public enum Argument: Hashable, Sendable {
     }
 
     /// The texts given in this value and inside it (captions, to look for placeholders).
-    public var texts: [String] {
+    var texts: [String] {
         switch self {
         case .value(.text(let s)): [s]
         case .value, .random: []

@@ -27,9 +27,9 @@ public final class ImageSource: RowSource {
 }
 
 /// Collects a pipeline's output as an ``Image``.
-public struct ImageSink: StripSink {
-    public struct Copy: StripQuantiser {
-        public func prepare(_ rows: RegionView) -> [Pixel] {
+struct ImageSink: StripSink {
+    struct Copy: StripQuantiser {
+        func prepare(_ rows: RegionView) -> [Pixel] {
             var out = [Pixel]()
             out.reserveCapacity(rows.rect.width * rows.rect.height)
             for y in rows.rect.y..<rows.rect.maxY {
@@ -39,18 +39,18 @@ public struct ImageSink: StripSink {
         }
     }
 
-    public let quantiser = Copy()
-    public private(set) var pixels: [Pixel] = []
-    public let size: Size
+    let quantiser = Copy()
+    private(set) var pixels: [Pixel] = []
+    let size: Size
 
-    public init(size: Size) {
+    init(size: Size) {
         self.size = size
         pixels.reserveCapacity(size.area)
     }
 
-    public mutating func write(_ strip: [Pixel], rows: Range<Int>) throws { pixels.append(contentsOf: strip) }
+    mutating func write(_ strip: [Pixel], rows: Range<Int>) throws { pixels.append(contentsOf: strip) }
 
-    public var image: Image { Image(width: size.width, height: size.height, pixels: pixels) }
+    var image: Image { Image(width: size.width, height: size.height, pixels: pixels) }
 }
 
 extension Pipeline {

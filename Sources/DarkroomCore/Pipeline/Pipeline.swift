@@ -63,7 +63,7 @@ public struct Pipeline: Sendable {
     /// load (with one, its peak is the same on one core and two); a render whose filters work
     /// on as many pixels as it decodes keeps its threads on strips of their own, since handing
     /// column pieces to each other costs them time.
-    public var preferredStripsInPlay: Int {
+    var preferredStripsInPlay: Int {
         outputSize.area * 4 <= sourceSize.area ? 1 : 2
     }
 
@@ -79,10 +79,10 @@ public struct Pipeline: Sendable {
     }
 
     /// Bytes the kernels hold for the whole render beside the bands (drawn rasters).
-    public var kernelHeldBytes: Int { kernels.reduce(0) { $0 + $1.kernel.heldBytes } }
+    var kernelHeldBytes: Int { kernels.reduce(0) { $0 + $1.kernel.heldBytes } }
 
     /// Why some kernel cannot render (``PixelKernel/failure``), naming its filters, or nil.
-    public var kernelFailure: String? {
+    var kernelFailure: String? {
         kernels.lazy.compactMap { k in k.kernel.failure.map { "\(k.names.joined(separator: ", ")): \($0)" } }.first
     }
 

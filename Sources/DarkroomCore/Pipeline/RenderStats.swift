@@ -1,6 +1,7 @@
 /// What one render cost. Nodes run overlapped on several threads, so a node's `seconds` is the
 /// time threads spent in its own work (CPU time, summed over threads), not a span of wall time.
 public struct RenderStats: Sendable, Equatable {
+    /// One node of the graph and the CPU time its threads spent in it.
     public struct NodeTime: Sendable, Equatable {
         /// The filters the node computes ("decode" for the source, with a folded `crop`).
         public var names: [String]

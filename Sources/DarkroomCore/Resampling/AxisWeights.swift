@@ -5,13 +5,13 @@
 /// Output index `o` reads source indices `start[o] ..< start[o] + taps` with weights
 /// `weights[o * taps ..< (o + 1) * taps]` (unused trailing weights are zero). Taps that would fall
 /// outside the source are dropped and the rest renormalised, so edges keep their brightness.
-public struct AxisWeights: Sendable {
+struct AxisWeights: Sendable {
     /// Number of weights stored per output index (the widest footprint).
-    public let taps: Int
+    let taps: Int
     /// First source index each output index reads.
-    public let start: [Int]
+    let start: [Int]
     /// `taps` weights per output index, summing to 1.
-    public let weights: [Float]
+    let weights: [Float]
 
     /// Weights mapping `sourceLength` pixels onto `outputLength` pixels.
     ///
@@ -21,7 +21,7 @@ public struct AxisWeights: Sendable {
     ///   Output pixel `o` is centred on source coordinate `(o + 0.5)·scale + offset − 0.5`, the
     ///   pixel-centre convention of libvips and Pillow. When shrinking, the kernel is widened by
     ///   `scale` so that every source pixel contributes (antialiasing).
-    public init(kernel: ResamplingKernel, sourceLength: Int, outputLength: Int,
+    init(kernel: ResamplingKernel, sourceLength: Int, outputLength: Int,
                 scale: Double, offset: Double = 0) {
         precondition(sourceLength > 0 && outputLength > 0 && scale > 0)
         if kernel == .nearest {
@@ -82,7 +82,7 @@ public struct AxisWeights: Sendable {
     /// The weights in signed fixed point with `bits` fraction bits, `evenTaps` per output index
     /// (a zero appended when `taps` is odd), each index's summing to exactly `1 << bits` so that
     /// flat areas stay exactly flat; nil when a weight does not fit 16 bits.
-    public func fixedPoint(bits: Int) -> (evenTaps: Int, weights: [Int16])? {
+    func fixedPoint(bits: Int) -> (evenTaps: Int, weights: [Int16])? {
         let one = 1 << bits, even = (taps + 1) / 2 * 2
         var fixed = [Int16](repeating: 0, count: start.count * even)
         for o in start.indices {
@@ -104,7 +104,7 @@ public struct AxisWeights: Sendable {
     }
 
     /// Source indices read by output indices `range`, for region requests.
-    public func sourceRange(of range: Range<Int>) -> Range<Int> {
+    func sourceRange(of range: Range<Int>) -> Range<Int> {
         guard let lo = range.first, let hi = range.last else { return 0..<0 }
         return start[lo]..<(start[hi] + taps)
     }

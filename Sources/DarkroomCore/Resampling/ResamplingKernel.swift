@@ -1,7 +1,7 @@
 import Foundation
 
 /// The interpolation kernels `resize` offers, named as in libvips and Pillow.
-public enum ResamplingKernel: String, Sendable, CaseIterable {
+enum ResamplingKernel: String, Sendable, CaseIterable {
     /// The single closest source pixel: exact values, blocky when enlarging, aliased when shrinking.
     case nearest
     /// The triangle (tent) filter: linear interpolation.
@@ -12,7 +12,7 @@ public enum ResamplingKernel: String, Sendable, CaseIterable {
     case lanczos3
 
     /// Half-width of the kernel in source pixels at scale 1.
-    public var support: Double {
+    var support: Double {
         switch self {
         case .nearest: 0.5
         case .bilinear: 1
@@ -22,7 +22,7 @@ public enum ResamplingKernel: String, Sendable, CaseIterable {
     }
 
     /// The kernel's weight at distance `x` (in source pixels at scale 1).
-    public func weight(_ x: Double) -> Double {
+    func weight(_ x: Double) -> Double {
         let t = abs(x)
         switch self {
         case .nearest:

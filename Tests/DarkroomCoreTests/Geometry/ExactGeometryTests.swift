@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// pad, flip, rotate (quarter turns) and tile move whole pixels, so they must equal libvips'

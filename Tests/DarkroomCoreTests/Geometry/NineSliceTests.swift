@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// The cookbook's cap insets: corners pixel-exact, edges stretched one way, centre both.

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// What a person sees when shrinking: fine detail averages out instead of turning into moiré,

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// `crop gravity=attention|entropy` against `vips smartcrop`: on a flat image with one busy,

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// A grey source stays grey through filters that treat R, G and B alike, and becomes colour

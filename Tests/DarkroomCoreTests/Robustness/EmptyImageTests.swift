@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// Images with no pixels (0×N, N×0, 0×0) go through every filter without trapping, and each

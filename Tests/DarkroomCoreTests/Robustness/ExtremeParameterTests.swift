@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// Values at the far ends of what parameter parsing accepts: every one either fails to build

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import XCTest
 
 /// Builds one filter from the one-line chain syntax, the way users write it, so tests also go

@@ -1,5 +1,5 @@
 import Foundation
-import DarkroomCore
+@testable import DarkroomCore
 
 /// Ways tests compare images.
 enum ImageComparison {

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import Foundation
 
 /// The file formats images travel in to and from the reference tools; `Netpbm.read` reads all

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import Foundation
 
 /// A minimal reader and writer of binary Netpbm images (PGM `P5`, PPM `P6`, PAM `P7`, and PFM `PF`

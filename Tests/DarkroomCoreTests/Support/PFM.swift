@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import Foundation
 
 /// Portable float map (`PF`, colour, little-endian), the float member of the Netpbm family: vips

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 
 /// Images for image parameters, made in memory: what the codecs' asset store hands the core,
 /// without files. `stamp.png` is a 9×7 colour texture with soft alpha, `grey.png` an opaque grey

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import Foundation
 
 /// Opaque images the tests generate, each made to expose a particular kind of mistake.

@@ -1,8 +1,8 @@
 /// CIBoxBlur: the mean of the (2·radius + 1)² square around each pixel, edges extended; the
 /// same as `vips conv` with a matrix of ones of that size. Separable, so it runs as the
 /// Gaussian's two passes (``BlurPass``) with flat weights.
-public struct BoxBlurFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct BoxBlurFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "box_blur", displayName: "Box Blur", categories: ["blur"],
         description: "Averages the square of (2·radius + 1) pixels around each pixel (radius rounded to whole pixels); "
             + "edges are extended.",
@@ -13,17 +13,17 @@ public struct BoxBlurFilter: RegionFilter {
         ])
 
     /// Whole pixels each side.
-    public let reach: Int
+    let reach: Int
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         reach = Int(Self.described(parameters).number("radius").rounded())
     }
 
-    public var isIdentity: Bool { reach == 0 }
+    var isIdentity: Bool { reach == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let weights = [Float](repeating: Float(1 / Double(2 * reach + 1)), count: 2 * reach + 1)
         return KernelPlan([.init(BlurPass(weights: weights, size: input, across: false), label: "down"),
                            .init(BlurPass(weights: weights, size: input, across: true), sources: [.step(0)], label: "across")])

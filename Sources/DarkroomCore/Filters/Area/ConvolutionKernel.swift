@@ -1,20 +1,20 @@
 /// An odd square convolution matrix with libvips' scale and offset:
 /// `out = (Σ k·p) / scale + offset`, every channel alike, edges extended (clamp).
-public struct ConvolutionKernel: Sendable, Hashable {
+struct ConvolutionKernel: Sendable, Hashable {
     /// The largest kernel accepted: 31×31 is already 961 multiply-adds a pixel; a larger one is almost always a mistake, and a blur has its own filter.
-    public static let maximumSize = 31
+    static let maximumSize = 31
 
     /// Rows and columns (odd).
-    public let size: Int
+    let size: Int
     /// `size × size` coefficients, row-major; row 0 weighs the pixels above.
-    public let values: [Double]
-    public let scale: Double
+    let values: [Double]
+    let scale: Double
     /// Added after scaling, in channel units (0…1 is the full range; vips' 128 on 8-bit ≈ 0.5).
-    public let offset: Double
+    let offset: Double
 
     /// Checks the matrix; `scale` defaults, as in vips, to the sum of the coefficients, or 1
     /// when they sum to 0 (edge detectors).
-    public init(values: [Double], scale: Double? = nil, offset: Double = 0) throws(ParameterError) {
+    init(values: [Double], scale: Double? = nil, offset: Double = 0) throws(ParameterError) {
         let n = Int(Double(values.count).squareRoot().rounded())
         guard n * n == values.count, n % 2 == 1 else {
             throw ParameterError("the kernel must be a square matrix with an odd number of rows (3×3, 5×5, …), "
@@ -41,10 +41,10 @@ public struct ConvolutionKernel: Sendable, Hashable {
     }
 
     /// How far the kernel reaches on each side of its centre.
-    public var radius: Int { size / 2 }
+    var radius: Int { size / 2 }
 
     /// True for a lone centre equal to the scale and no offset.
-    public var isIdentity: Bool {
+    var isIdentity: Bool {
         offset == 0 && values.indices.allSatisfy { values[$0] == ($0 == values.count / 2 ? scale : 0) }
     }
 

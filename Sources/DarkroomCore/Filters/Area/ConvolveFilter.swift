@@ -1,6 +1,6 @@
 /// `vips conv`: convolution with a user's kernel, scale and offset (see ``ConvolutionKernel``).
-public struct ConvolveFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct ConvolveFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "convolve", displayName: "Convolve", categories: ["blur", "sharpen"],
         description: "Convolves with an odd square kernel like vips conv: (Σ k·p) / scale + offset on every channel, "
             + "edges extended. Example: kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] sharpens.",
@@ -19,9 +19,9 @@ public struct ConvolveFilter: RegionFilter {
             "kernel=[1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7]",
         ])
 
-    public let kernel: ConvolutionKernel
+    let kernel: ConvolutionKernel
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         guard let values = parameters.numbers("kernel") else {
             throw ParameterError("needs a kernel, e.g. kernel=[[0, -1, 0], [-1, 5, -1], [0, -1, 0]]")
         }
@@ -29,9 +29,9 @@ public struct ConvolveFilter: RegionFilter {
                                        offset: Self.described(parameters).number("offset"))
     }
 
-    public var isIdentity: Bool { kernel.isIdentity }
+    var isIdentity: Bool { kernel.isIdentity }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan { KernelPlan(kernel.pixelKernel(for: input)) }
+    func plan(for input: Size) -> KernelPlan { KernelPlan(kernel.pixelKernel(for: input)) }
 }

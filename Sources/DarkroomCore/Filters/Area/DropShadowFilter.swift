@@ -4,8 +4,8 @@
 /// `offset` is in image coordinates (x right, y down), so the default [−25, 15] casts the shadow
 /// left and down; it is rounded to whole pixels (the blur hides the fraction). `blur` is treated
 /// as a Gaussian radius, sigma = blur, exactly as `gaussian_blur` (CG documents no formula).
-public struct DropShadowFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct DropShadowFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "drop_shadow", displayName: "Drop Shadow", categories: ["composite", "stylize"],
         description: "Casts the image's shadow: its alpha tinted with the colour, offset, blurred (sigma = blur) "
             + "and drawn under the image. canvas=grow enlarges the canvas so the whole shadow fits.",
@@ -26,12 +26,12 @@ public struct DropShadowFilter: RegionFilter {
             "offset=[40%,-20%] blur=2",
         ])
 
-    public let offset: (x: Length, y: Length)
-    public let color: RGBA
-    public let growsCanvas: Bool
+    let offset: (x: Length, y: Length)
+    let color: RGBA
+    let growsCanvas: Bool
     private let blur: GaussianBlur
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         let o = p.point("offset")
         offset = (o.0, o.1)
@@ -40,7 +40,7 @@ public struct DropShadowFilter: RegionFilter {
         blur = GaussianBlur(sigma: p.number("blur"))
     }
 
-    public var isIdentity: Bool { color.a == 0 && !growsCanvas }
+    var isIdentity: Bool { color.a == 0 && !growsCanvas }
 
     /// Where things land on the output canvas for an input of a given size.
     struct Layout {
@@ -60,12 +60,12 @@ public struct DropShadowFilter: RegionFilter {
         return Layout(size: bounds.size, image: (-bounds.x, -bounds.y), shadow: (dx - bounds.x, dy - bounds.y))
     }
 
-    public func outputSize(for input: Size) -> Size { layout(for: input).size }
+    func outputSize(for input: Size) -> Size { layout(for: input).size }
 
     /// The shadow layer (the image's alpha, tinted and offset, over the canvas plus the blur's
     /// halo, so the blur near the canvas edge reads the real surroundings rather than extended
     /// edges), blurred across and down, then the image composited over it.
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let l = layout(for: input)
         let shadow = CastShadow(offset: (l.shadow.x - l.image.x, l.shadow.y - l.image.y), color: color, blur: blur.kernel.sigma)
         let composite = ShadowComposite(inputSize: input,

@@ -2,8 +2,8 @@
 /// magnitude `√(gx² + gy²)` times `intensity` (gx, gy: the 3×3 Sobel kernels, edges extended)
 /// — on black; alpha is kept. Computed on premultiplied colour, so edges of a transparent shape
 /// are edges of its coverage.
-public struct EdgesFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct EdgesFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "edges", displayName: "Edges", categories: ["stylize"],
         description: "Shows the edges: each colour channel becomes intensity × the magnitude of its Sobel gradient; "
             + "flat areas turn black, alpha is kept.",
@@ -13,15 +13,15 @@ public struct EdgesFilter: RegionFilter {
                                 default: .number(1), min: 0, max: 100, slider: 0...10),
         ])
 
-    public let intensity: Double
+    let intensity: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         intensity = Self.described(parameters).number("intensity")
     }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan { KernelPlan(SobelKernel(size: input, intensity: Float(intensity))) }
+    func plan(for input: Size) -> KernelPlan { KernelPlan(SobelKernel(size: input, intensity: Float(intensity))) }
 }
 
 struct SobelKernel: PixelKernel {

@@ -13,18 +13,18 @@ public struct GaussianBlur: Sendable, Hashable {
     /// The largest sigma `gaussian_blur` and `drop_shadow` accept (a 7433-tap kernel). Far past
     /// any visible effect; it exists so that a typo like 1e9 is refused at load time instead of
     /// building a kernel (and, for a shadow, a canvas-plus-halo) billions of pixels wide.
-    public static let maximumSigma = 1000.0
+    static let maximumSigma = 1000.0
 
     /// From this sigma on, a shadow's alpha is blurred by five extended boxes in each direction
     /// (``BoxCascadePass``), whose cost per pixel does not grow with sigma (within 45 dB of the
     /// exact Gaussian from here on). The pipeline widens its bands to the boxes' reach (≈ 3.9σ),
     /// so the rows a band reads above and below it are not redone for every few rows of output.
-    public static let boxCascadeSigma = 4.0
+    static let boxCascadeSigma = 4.0
 
     /// From this sigma on, colour blurs take the boxes too. Below it, on four channels, the
     /// sampled kernel's taps cost less than the boxes' fixed work (its integer conversions and
     /// five running sums each way).
-    public static let colourBoxCascadeSigma = 16.0
+    static let colourBoxCascadeSigma = 16.0
 
     public init(sigma: Double) {
         kernel = GaussianKernel(sigma: sigma)

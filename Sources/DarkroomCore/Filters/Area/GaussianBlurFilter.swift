@@ -3,8 +3,8 @@
 /// `radius` is the standard deviation in pixels, as in Core Image (sigma = radius); libvips'
 /// `gaussblur in out σ` with `min_ampl` 0.001 computes the same blur. See ``GaussianKernel``
 /// for where the bell is cut and ``GaussianBlur`` for the edges.
-public struct GaussianBlurFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct GaussianBlurFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "gaussian_blur", displayName: "Gaussian Blur", categories: ["blur"],
         description: "Blurs with a Gaussian whose standard deviation (sigma) is the radius, as in Core Image; "
             + "it reaches about 3.7 sigma each side (from sigma 16, five running boxes whose cost does not grow with sigma); edges are extended.",
@@ -18,17 +18,17 @@ public struct GaussianBlurFilter: RegionFilter {
             "radius=6",
         ])
 
-    public let radius: Double
+    let radius: Double
     private let blur: GaussianBlur
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         radius = Self.described(parameters).number("radius")
         blur = GaussianBlur(sigma: radius)
     }
 
-    public var isIdentity: Bool { blur.halo == 0 }
+    var isIdentity: Bool { blur.halo == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan { KernelPlan(blur.steps(for: input, from: .input, first: 0)) }
+    func plan(for input: Size) -> KernelPlan { KernelPlan(blur.steps(for: input, from: .input, first: 0)) }
 }

@@ -14,10 +14,10 @@ public struct GaussianKernel: Sendable, Hashable {
     /// The standard deviation in pixels.
     public let sigma: Double
     /// `2·halfWidth + 1` weights summing to 1, symmetric about the centre.
-    public let weights: [Float]
+    let weights: [Float]
 
     /// How many pixels the kernel reaches on each side of its centre.
-    public var halfWidth: Int { weights.count / 2 }
+    var halfWidth: Int { weights.count / 2 }
 
     /// A kernel for `sigma`; sigma 0 (or less) gives the identity kernel `[1]`.
     public init(sigma: Double) {

@@ -10,11 +10,11 @@ import CDarkroomKernels
 /// all four channels at once (in C, `dr_median3_row`); larger squares slide a histogram along
 /// the row, 256 bins on 8-bit samples as decoded (`dr_median_rgb8_row`), 4096 on float ones
 /// with the median picked exactly among the values in its bin (`dr_median_float`).
-public struct MedianFilter: RegionFilter {
+struct MedianFilter: RegionFilter {
     /// 21×21 is 441 values a channel: far into "use a blur" territory, and each costs a selection.
-    public static let maximumRadius = 10.0
+    static let maximumRadius = 10.0
 
-    public static let descriptor = FilterDescriptor(
+    static let descriptor = FilterDescriptor(
         name: "median", displayName: "Median", categories: ["blur", "stylize"],
         description: "Replaces each channel by its median over the (2·radius + 1)² square around the pixel "
             + "(3×3 for radius 1); removes specks and keeps edges.",
@@ -24,17 +24,17 @@ public struct MedianFilter: RegionFilter {
                                 default: .number(1), min: 0, max: maximumRadius, slider: 1...5, identity: .number(0), unit: "px"),
         ])
 
-    public let radius: Int
+    let radius: Int
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         radius = Int(Self.described(parameters).number("radius"))
     }
 
-    public var isIdentity: Bool { radius == 0 }
+    var isIdentity: Bool { radius == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan { KernelPlan(MedianKernel(size: input, radius: radius)) }
+    func plan(for input: Size) -> KernelPlan { KernelPlan(MedianKernel(size: input, radius: radius)) }
 }
 
 struct MedianKernel: RGB8InputKernel {

@@ -12,8 +12,8 @@ import Foundation
 /// Non-local means denoises better but compares a patch per neighbour (tens of times the cost);
 /// Core Image's CINoiseReduction publishes no method; a median removes specks but posterises
 /// gradients.
-public struct NoiseReductionFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct NoiseReductionFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "noise_reduction", displayName: "Noise Reduction", categories: ["blur"],
         description: "Smooths grain and keeps edges (a bilateral filter): neighbours within 2·radius are averaged, "
             + "weighted by distance (sigma radius) and by colour difference (sigma noise_level).",
@@ -25,10 +25,10 @@ public struct NoiseReductionFilter: RegionFilter {
                                 default: .number(2), min: 0, max: 10, slider: 0.5...5, identity: .number(0), unit: "px"),
         ])
 
-    public let noiseLevel: Double
-    public let radius: Double
+    let noiseLevel: Double
+    let radius: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         noiseLevel = p.number("noise_level")
         radius = p.number("radius")
@@ -36,11 +36,11 @@ public struct NoiseReductionFilter: RegionFilter {
 
     var reach: Int { Int((2 * radius).rounded(.up)) }
 
-    public var isIdentity: Bool { noiseLevel == 0 || reach == 0 }
+    var isIdentity: Bool { noiseLevel == 0 || reach == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let h = reach
         // At its identity the filter copies (the weights would divide by zero).
         guard !isIdentity else { return KernelPlan(CopyKernel(inputSize: input, outputSize: input, origin: (0, 0))) }

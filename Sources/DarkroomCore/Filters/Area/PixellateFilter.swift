@@ -2,8 +2,8 @@ import Foundation
 
 /// CIPixellate: the image as square cells `scale` pixels wide, each filled with the colour of
 /// the pixel at its centre. The grid is laid so that one cell is centred on `center`.
-public struct PixellateFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct PixellateFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "pixellate", displayName: "Pixellate", categories: ["stylize"],
         description: "Makes the image blocky: square cells scale pixels wide, each the colour of its centre pixel; "
             + "one cell is centred on center.",
@@ -15,21 +15,21 @@ public struct PixellateFilter: RegionFilter {
                                 default: .point(Length(50, percent: true), Length(50, percent: true)), unit: "px"),
         ])
 
-    public let scale: Double
-    public let center: (x: Length, y: Length)
+    let scale: Double
+    let center: (x: Length, y: Length)
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         scale = p.number("scale")
         let c = p.point("center")
         center = (c.0, c.1)
     }
 
-    public var isIdentity: Bool { scale == 1 && center.x.value.truncatingRemainder(dividingBy: 1) == 0 }
+    var isIdentity: Bool { scale == 1 && center.x.value.truncatingRemainder(dividingBy: 1) == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         KernelPlan(PixellateKernel(size: input, scale: scale,
                                    center: (center.x.pixels(of: input.width), center.y.pixels(of: input.height))))
     }

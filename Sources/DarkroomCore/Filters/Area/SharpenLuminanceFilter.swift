@@ -2,8 +2,8 @@
 /// colour fringes. `out = in + sharpness · (Y(in) − Y(blur(in)))` added alike to R, G and B,
 /// with Y the Rec. 709 luminance and the blur a Gaussian of sigma `radius`. Y is linear, so
 /// Y(in) − Y(blur(in)) is the luminance of the unsharp mask: one blur of the image serves.
-public struct SharpenLuminanceFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct SharpenLuminanceFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "sharpen", displayName: "Sharpen Luminance", categories: ["sharpen"],
         description: "Sharpens the luminance only: adds sharpness × (Y − Y of a Gaussian blur of sigma radius) "
             + "to R, G and B alike (Y with Rec. 709 weights), so colours do not fringe.",
@@ -16,18 +16,18 @@ public struct SharpenLuminanceFilter: RegionFilter {
                                 identity: .number(0), unit: "px"),
         ])
 
-    public let sharpness: Double
+    let sharpness: Double
     private let blur: GaussianBlur
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         sharpness = p.number("sharpness")
         blur = GaussianBlur(sigma: p.number("radius"))
     }
 
-    public var isIdentity: Bool { sharpness == 0 || blur.halo == 0 }
+    var isIdentity: Bool { sharpness == 0 || blur.halo == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan { blur.sharpening(input, amount: sharpness, luminanceOnly: true) }
+    func plan(for input: Size) -> KernelPlan { blur.sharpening(input, amount: sharpness, luminanceOnly: true) }
 }

@@ -6,8 +6,8 @@
 /// It works on premultiplied pixels, so colour is sharpened by coverage and a transparent
 /// neighbour does not darken an edge; alpha is sharpened alike and kept within 0…1 (an opaque
 /// image stays exactly opaque).
-public struct UnsharpMaskFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct UnsharpMaskFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "unsharp_mask", displayName: "Unsharp Mask", categories: ["sharpen"],
         description: "Sharpens edges by adding back the difference between the image and a Gaussian blur of it "
             + "(sigma = radius), times the intensity.",
@@ -25,22 +25,22 @@ public struct UnsharpMaskFilter: RegionFilter {
                                 default: .number(0), min: 0, max: 1, slider: 0...0.1),
         ])
 
-    public let intensity: Double
-    public let threshold: Double
+    let intensity: Double
+    let threshold: Double
     private let blur: GaussianBlur
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         intensity = p.number("intensity")
         threshold = p.number("threshold")
         blur = GaussianBlur(sigma: p.number("radius"))
     }
 
-    public var isIdentity: Bool { intensity == 0 || blur.halo == 0 }
+    var isIdentity: Bool { intensity == 0 || blur.halo == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         blur.sharpening(input, amount: intensity, threshold: threshold, luminanceOnly: false)
     }
 }

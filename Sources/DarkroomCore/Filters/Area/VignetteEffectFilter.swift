@@ -4,8 +4,8 @@ import Foundation
 /// Core Image publishes no formula; darkroom's is `factor = 1 − intensity · smoothstep(radius ·
 /// (1 − falloff), radius, d)`, d the distance from the centre: full light within
 /// `radius · (1 − falloff)`, a smooth fall to `1 − intensity` at `radius`, flat beyond.
-public struct VignetteEffectFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct VignetteEffectFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "vignette_effect", displayName: "Vignette Effect", categories: ["stylize"],
         description: "Keeps a circle around the centre bright and darkens outside it: × (1 − intensity · smoothstep("
             + "radius·(1 − falloff), radius, d)), d the distance from the centre.",
@@ -21,12 +21,12 @@ public struct VignetteEffectFilter: RegionFilter {
                                 default: .number(0.5), min: 0, max: 1, slider: 0...1),
         ])
 
-    public let center: (x: Length, y: Length)
-    public let radius: Length
-    public let intensity: Double
-    public let falloff: Double
+    let center: (x: Length, y: Length)
+    let radius: Length
+    let intensity: Double
+    let falloff: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         let c = p.point("center")
         center = (c.0, c.1)
@@ -35,11 +35,11 @@ public struct VignetteEffectFilter: RegionFilter {
         falloff = p.number("falloff")
     }
 
-    public var isIdentity: Bool { intensity == 0 }
+    var isIdentity: Bool { intensity == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let cx = center.x.pixels(of: input.width), cy = center.y.pixels(of: input.height)
         let outer = radius.pixels(of: input.width), inner = outer * (1 - falloff), amount = intensity
         return KernelPlan(PositionShadeKernel(size: input) { x, y in

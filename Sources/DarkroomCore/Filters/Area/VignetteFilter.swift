@@ -5,8 +5,8 @@ import Foundation
 /// and D the half diagonal: at radius 1 the corners lose `intensity` of their light and the
 /// loss grows with the square of the distance (as natural lens fall-off roughly does); a larger
 /// radius pulls the full darkening inwards, a negative intensity brightens.
-public struct VignetteFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct VignetteFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "vignette", displayName: "Vignette", categories: ["stylize"],
         description: "Darkens towards the corners: each pixel × (1 − intensity · min(1, (radius · d/D)²)), d its distance "
             + "from the centre and D the half diagonal.",
@@ -18,20 +18,20 @@ public struct VignetteFilter: RegionFilter {
                                 default: .number(0), min: -1, max: 1, slider: -1...1, identity: .number(0)),
         ])
 
-    public let radius: Double
-    public let intensity: Double
+    let radius: Double
+    let intensity: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         radius = p.number("radius")
         intensity = p.number("intensity")
     }
 
-    public var isIdentity: Bool { radius == 0 || intensity == 0 }
+    var isIdentity: Bool { radius == 0 || intensity == 0 }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let cx = Double(input.width) / 2, cy = Double(input.height) / 2
         let reach = radius / max((cx * cx + cy * cy).squareRoot(), 0.5), amount = intensity
         return KernelPlan(PositionShadeKernel(size: input) { x, y in

@@ -2,8 +2,8 @@
 ///
 /// saturation mixes each pixel with its Rec. 709 luma grey (`grey + s·(c − grey)`), brightness
 /// adds `b`, contrast maps `(c − 0.5)·k + 0.5`. All three are affine, so they fuse into one matrix.
-public struct ColorControlsFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct ColorControlsFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "color_controls", displayName: "Color Controls", categories: ["color"],
         description: "Adjusts saturation, brightness and contrast.",
         counterpart: "CIColorControls",
@@ -16,23 +16,23 @@ public struct ColorControlsFilter: PointFilter {
                                 default: .number(1), min: 0, slider: 0.25...4, identity: .number(1)),
         ])
 
-    public var saturation: Double
-    public var brightness: Double
-    public var contrast: Double
+    var saturation: Double
+    var brightness: Double
+    var contrast: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         saturation = p.number("saturation")
         brightness = p.number("brightness")
         contrast = p.number("contrast")
     }
 
-    public var isIdentity: Bool { saturation == 1 && brightness == 0 && contrast == 1 }
+    var isIdentity: Bool { saturation == 1 && brightness == 0 && contrast == 1 }
 
     /// Rec. 709 luma weights, shared with other filters that need a grey.
-    public static let luma: (r: Double, g: Double, b: Double) = (0.2126, 0.7152, 0.0722)
+    static let luma: (r: Double, g: Double, b: Double) = (0.2126, 0.7152, 0.0722)
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let (lr, lg, lb) = Self.luma
         let s = saturation, k = contrast
         let sat = ColorMatrix.rgb([

@@ -8,8 +8,8 @@ import Foundation
 ///
 /// The table is a point operation like any other: it runs in the same fused pass as the colour
 /// filters around it (a fused colour pass may end in a table).
-public struct ColorCubeFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct ColorCubeFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "color_cube", displayName: "Color Cube", categories: ["color"],
         description: "Maps colours through a lookup table: inline (size and data, red fastest) or a .cube file (1-D or 3-D).",
         counterpart: "CIColorCube / vips maplut (1-D)",
@@ -31,11 +31,11 @@ public struct ColorCubeFilter: PointFilter {
         ])
 
     /// The table as a point operation.
-    public var operation: any PointOperation
+    var operation: any PointOperation
     /// The `.cube` file's TITLE, when it has one.
-    public var title: String?
+    var title: String?
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         let interpolation: ColorCube.Interpolation = p.choice("interpolation")
         let hasFile = parameters.has("file"), hasSize = parameters.has("size"), hasData = parameters.has("data")
@@ -67,7 +67,7 @@ public struct ColorCubeFilter: PointFilter {
         operation = ColorCube(size: size, entries: entries, interpolation: interpolation)
     }
 
-    public var pointOperations: [any PointOperation] { [operation] }
+    var pointOperations: [any PointOperation] { [operation] }
 
     // A chain is resolved for every job: files already parsed are kept by content hash, so a
     // 64³ table is parsed once, not once per photo.

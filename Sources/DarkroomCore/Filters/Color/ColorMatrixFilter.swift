@@ -1,8 +1,8 @@
 /// CIColorMatrix: each output channel a weighted sum of the input's R, G, B and A plus a bias,
 /// `r' = r·R + g·G + b·B + a·A + bias.r` for the `r` vector (R, G, B, A) and so on, on straight
 /// (unpremultiplied) colour. The matrix form itself, so it multiplies into its neighbours.
-public struct ColorMatrixFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct ColorMatrixFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "color_matrix", displayName: "Color Matrix", categories: ["color"],
         description: "Recombines channels: each output channel is its vector's weights of (r, g, b, a) plus its bias.",
         counterpart: "CIColorMatrix / vips recomb",
@@ -21,9 +21,9 @@ public struct ColorMatrixFilter: PointFilter {
         ParameterDescriptor(name, .numbers, text + " Four numbers.", default: .numbers(identity), identity: .numbers(identity))
     }
 
-    public var matrix: ColorMatrix
+    var matrix: ColorMatrix
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         var rows = [[Double]]()
         for name in ["r", "g", "b", "a", "bias"] {
@@ -35,7 +35,7 @@ public struct ColorMatrixFilter: PointFilter {
         matrix = ColorMatrix(rows[0] + rows[1] + rows[2] + rows[3], bias: rows[4])
     }
 
-    public var isIdentity: Bool { matrix.isIdentity }
+    var isIdentity: Bool { matrix.isIdentity }
 
-    public var pointOperations: [any PointOperation] { [matrix] }
+    var pointOperations: [any PointOperation] { [matrix] }
 }

@@ -2,8 +2,8 @@
 /// one, as CIToneCurve and every photo editor's curves dialog. The curve is a ``MonotoneCurve``
 /// (PCHIP): it passes through every point and never overshoots them. On all channels it is a
 /// tone curve, keeping grey and fusing with its neighbours.
-public struct CurvesFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct CurvesFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "curves", displayName: "Curves", categories: ["color"],
         description: "Maps each channel through a smooth curve through points [x1, y1, x2, y2, …] in 0…1 (x rising).",
         counterpart: "CIToneCurve",
@@ -18,10 +18,10 @@ public struct CurvesFilter: PointFilter {
             "points=[0,0,0.5,0.8,1,1]",
         ])
 
-    public var curve: MonotoneCurve
-    public var channel: ChannelSelection
+    var curve: MonotoneCurve
+    var channel: ChannelSelection
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         channel = p.choice("channel")
         guard case .numbers(let v) = p["points"], v.count >= 4, v.count % 2 == 0 else {
@@ -37,9 +37,9 @@ public struct CurvesFilter: PointFilter {
         curve = MonotoneCurve(xs: xs, ys: ys)
     }
 
-    public var isIdentity: Bool { zip(curve.xs, curve.ys).allSatisfy { $0 == $1 } && curve.xs.first == 0 && curve.xs.last == 1 }
+    var isIdentity: Bool { zip(curve.xs, curve.ys).allSatisfy { $0 == $1 } && curve.xs.first == 0 && curve.xs.last == 1 }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let curve = curve
         return [channel.operation("curves") { Float(curve.value(at: Double($0))) }]
     }

@@ -3,8 +3,8 @@ import Foundation
 /// CIExposureAdjust: `c·2^ev` in linear light, like a camera's exposure. The sRGB values are
 /// decoded to linear, scaled and encoded again; all three steps are tone curves, so they compose
 /// into one curve and fuse with gamma, posterize and other curves.
-public struct ExposureFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct ExposureFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "exposure", displayName: "Exposure Adjust", categories: ["color"],
         description: "Brightens or darkens by stops, as a camera's exposure: c·2^ev in linear light.",
         counterpart: "CIExposureAdjust",
@@ -13,15 +13,15 @@ public struct ExposureFilter: PointFilter {
                                 default: .number(0), min: -10, max: 10, slider: -10...10, identity: .number(0), unit: "EV"),
         ])
 
-    public var ev: Double
+    var ev: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         ev = Self.described(parameters).number("ev")
     }
 
-    public var isIdentity: Bool { ev == 0 }
+    var isIdentity: Bool { ev == 0 }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let gain = Float(pow(2, ev))
         return [ToneCurve.srgbToLinear, ToneCurve("exposure \(formatNumber(ev)) EV") { $0 * gain }, ToneCurve.linearToSRGB]
     }

@@ -1,6 +1,6 @@
 /// CIGammaAdjust: `c^power` on each colour channel.
-public struct GammaFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct GammaFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "gamma", displayName: "Gamma Adjust", categories: ["color"],
         description: "Raises each colour channel to a power: above 1 darkens mid-tones, below 1 lightens.",
         counterpart: "CIGammaAdjust",
@@ -9,12 +9,12 @@ public struct GammaFilter: PointFilter {
                                 default: .number(1), min: 0.01, max: 100, slider: 0.25...4, identity: .number(1)),
         ])
 
-    public var power: Double
+    var power: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         power = Self.described(parameters).number("power")
     }
 
-    public var isIdentity: Bool { power == 1 }
-    public var pointOperations: [any PointOperation] { [ToneCurve.power(power)] }
+    var isIdentity: Bool { power == 1 }
+    var pointOperations: [any PointOperation] { [ToneCurve.power(power)] }
 }

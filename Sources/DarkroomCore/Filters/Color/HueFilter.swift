@@ -1,8 +1,8 @@
 import Foundation
 
 /// CIHueAdjust: rotates colours about the grey axis (1, 1, 1) by `angle`; greys stay put.
-public struct HueFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct HueFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "hue", displayName: "Hue Adjust", categories: ["color"],
         description: "Rotates hues by an angle about the grey axis.",
         counterpart: "CIHueAdjust",
@@ -11,15 +11,15 @@ public struct HueFilter: PointFilter {
                                 default: .number(0), slider: -Double.pi...Double.pi, identity: .number(0), unit: "rad"),
         ])
 
-    public var angle: Double
+    var angle: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         angle = Self.described(parameters).number("angle")
     }
 
-    public var isIdentity: Bool { angle.truncatingRemainder(dividingBy: 2 * .pi) == 0 }
+    var isIdentity: Bool { angle.truncatingRemainder(dividingBy: 2 * .pi) == 0 }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let c = cos(angle), s = sin(angle), t = (1 - c) / 3, r = sqrt(1.0 / 3) * s
         return [ColorMatrix.rgb([c + t, t - r, t + r,
                               t + r, c + t, t - r,

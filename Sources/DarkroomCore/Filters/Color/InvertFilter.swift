@@ -1,13 +1,13 @@
 /// CIColorInvert: `1 − c` on each colour channel; alpha is kept.
-public struct InvertFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct InvertFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "invert", displayName: "Color Invert", categories: ["color"],
         description: "Inverts the colours (a negative); transparency is kept.",
         counterpart: "CIColorInvert")
 
-    public init(parameters: ResolvedParameters) {}
+    init(parameters: ResolvedParameters) {}
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         [ColorMatrix.rgb([-1, 0, 0, 0, -1, 0, 0, 0, -1], bias: [1, 1, 1])]
     }
 }

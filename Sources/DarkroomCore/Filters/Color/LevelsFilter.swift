@@ -4,8 +4,8 @@ import Foundation
 /// range black…white is stretched to 0…1 (values outside it clip), then a gamma bends the
 /// mid-tones, `((c − black) / (white − black))^(1/gamma)`, so gamma above 1 lightens. On all
 /// colour channels (a tone curve, keeping grey) or on one.
-public struct LevelsFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct LevelsFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "levels", displayName: "Levels", categories: ["color"],
         description: "Stretches black…white to the full range and bends mid-tones by gamma, on all channels or one.",
         counterpart: "ImageMagick -level (no Core Image or libvips operation)",
@@ -23,12 +23,12 @@ public struct LevelsFilter: PointFilter {
             "black=0.2 channel=blue",
         ])
 
-    public var black: Double
-    public var white: Double
-    public var gamma: Double
-    public var channel: ChannelSelection
+    var black: Double
+    var white: Double
+    var gamma: Double
+    var channel: ChannelSelection
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         black = p.number("black")
         white = p.number("white")
@@ -39,9 +39,9 @@ public struct LevelsFilter: PointFilter {
         }
     }
 
-    public var isIdentity: Bool { black == 0 && white == 1 && gamma == 1 }
+    var isIdentity: Bool { black == 0 && white == 1 && gamma == 1 }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let lo = Float(black), range = Float(white - black), e = Float(1 / gamma)
         return [channel.operation("levels \(formatNumber(black))…\(formatNumber(white)) γ\(formatNumber(gamma))") { c in
             powf(min(max((c - lo) / range, 0), 1), e)

@@ -3,8 +3,8 @@
 /// 709 luma `l` overlaid with the colour, per channel `l < 0.5 ? 2·l·k : 1 − 2·(1 − l)·(1 − k)`
 /// (black stays black, white stays white, mid-grey takes the colour), then mixed with the original
 /// by `intensity`. It depends on the pixel's luma, so it is neither a matrix nor a curve.
-public struct MonochromeFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct MonochromeFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "monochrome", displayName: "Color Monochrome", categories: ["color", "stylize"],
         description: "Remaps the image to shades of one colour: black stays black, white stays white, mid-grey becomes the colour.",
         counterpart: "CIColorMonochrome",
@@ -14,18 +14,18 @@ public struct MonochromeFilter: PointFilter {
                                 default: .number(1), min: 0, max: 1, slider: 0...1, identity: .number(0)),
         ])
 
-    public var color: RGBA
-    public var intensity: Double
+    var color: RGBA
+    var intensity: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         color = p.color("color")
         intensity = p.number("intensity")
     }
 
-    public var isIdentity: Bool { intensity == 0 }
+    var isIdentity: Bool { intensity == 0 }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         [Monochrome(color: Pixel(Float(color.r), Float(color.g), Float(color.b), 0), intensity: Float(intensity))]
     }
 

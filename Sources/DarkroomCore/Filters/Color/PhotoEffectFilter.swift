@@ -17,12 +17,12 @@
 ///
 /// The S-curve of amount k is `c + k·(smoothstep(c) − c)` on `c` clamped to 0…1, smoothstep
 /// `c²·(3 − 2c)`: it fixes 0, ½ and 1 and steepens the mid-tones.
-public struct PhotoEffectFilter: PointFilter {
-    public enum Style: String, CaseIterable, Sendable {
+struct PhotoEffectFilter: PointFilter {
+    enum Style: String, CaseIterable, Sendable {
         case chrome, fade, instant, mono, noir, process, tonal, transfer
     }
 
-    public static let descriptor = FilterDescriptor(
+    static let descriptor = FilterDescriptor(
         name: "photo_effect", displayName: "Photo Effect", categories: ["color", "stylize"],
         description: "One of eight film looks (Apple's Photos effects); each style's matrix and curve are in docs/chains.md.",
         counterpart: "CIPhotoEffectChrome, …Fade, …Instant, …Mono, …Noir, …Process, …Tonal, …Transfer",
@@ -39,13 +39,13 @@ public struct PhotoEffectFilter: PointFilter {
             "style=transfer",
         ])
 
-    public var style: Style
+    var style: Style
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         style = Self.described(parameters).choice("style")
     }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         switch style {
         case .chrome: [Self.saturation(1.3), Self.sCurve(0.25)]
         case .fade: [Self.saturation(0.6), Self.lift(0.10, 0.95)]

@@ -1,8 +1,8 @@
 /// CIColorPosterize: each colour channel rounded to one of `levels` evenly spaced values,
 /// `round(c·(levels − 1)) / (levels − 1)` on `c` clamped to 0…1 (ImageMagick's `-posterize`).
 /// A tone curve, so it fuses with gamma and keeps grey and opacity.
-public struct PosterizeFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct PosterizeFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "posterize", displayName: "Color Posterize", categories: ["color", "stylize"],
         description: "Reduces each colour channel to a few levels, like a screen print.",
         counterpart: "CIColorPosterize",
@@ -11,13 +11,13 @@ public struct PosterizeFilter: PointFilter {
                                 default: .number(6), min: 2, max: 256, slider: 2...30),
         ])
 
-    public var levels: Int
+    var levels: Int
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         levels = Int(Self.described(parameters).number("levels"))
     }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let steps = Float(levels - 1)
         return [ToneCurve("posterize \(levels)") { (min(max($0, 0), 1) * steps).rounded() / steps }]
     }

@@ -1,8 +1,8 @@
 /// CISepiaTone: the classic sepia matrix, mixed with the original by `intensity`.
 ///
 /// Matrix rows (R, G, B): [0.393 0.769 0.189], [0.349 0.686 0.168], [0.272 0.534 0.131].
-public struct SepiaFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct SepiaFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "sepia", displayName: "Sepia Tone", categories: ["color", "stylize"],
         description: "Maps colours to brown tones, like an old photograph.",
         counterpart: "CISepiaTone",
@@ -11,17 +11,17 @@ public struct SepiaFilter: PointFilter {
                                 default: .number(1), min: 0, max: 1, slider: 0...1, identity: .number(0)),
         ])
 
-    public static let matrix: [Double] = [0.393, 0.769, 0.189, 0.349, 0.686, 0.168, 0.272, 0.534, 0.131]
+    static let matrix: [Double] = [0.393, 0.769, 0.189, 0.349, 0.686, 0.168, 0.272, 0.534, 0.131]
 
-    public var intensity: Double
+    var intensity: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         intensity = Self.described(parameters).number("intensity")
     }
 
-    public var isIdentity: Bool { intensity == 0 }
+    var isIdentity: Bool { intensity == 0 }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let t = intensity
         let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
         return [ColorMatrix.rgb(zip(identity, Self.matrix).map { $0 * (1 - t) + $1 * t })]

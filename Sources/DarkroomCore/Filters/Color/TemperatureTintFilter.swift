@@ -6,8 +6,8 @@
 ///
 /// In linear light: sRGB decoded, a Bradford chromatic adaptation between the two whites (see
 /// ``WhiteBalance``), encoded again — a matrix between two tone curves, so it fuses.
-public struct TemperatureTintFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct TemperatureTintFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "temperature_tint", displayName: "Temperature and Tint", categories: ["color"],
         description: "White balance: renders an image lit by temperature/tint as if lit by target_temperature/target_tint.",
         counterpart: "CITemperatureAndTint",
@@ -27,9 +27,9 @@ public struct TemperatureTintFilter: PointFilter {
         ParameterDescriptor(name, .scalar, text, default: .number(0), min: -150, max: 150, slider: -100...100, identity: .number(0))
     }
 
-    public var temperature, tint, targetTemperature, targetTint: Double
+    var temperature, tint, targetTemperature, targetTint: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         temperature = p.number("temperature")
         tint = p.number("tint")
@@ -37,9 +37,9 @@ public struct TemperatureTintFilter: PointFilter {
         targetTint = p.number("target_tint")
     }
 
-    public var isIdentity: Bool { temperature == targetTemperature && tint == targetTint }
+    var isIdentity: Bool { temperature == targetTemperature && tint == targetTint }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let m = WhiteBalance.adaptation(from: WhiteBalance.chromaticity(kelvin: temperature, tint: tint),
                                         to: WhiteBalance.chromaticity(kelvin: targetTemperature, tint: targetTint))
         return [ToneCurve.srgbToLinear, ColorMatrix.rgb(m), ToneCurve.linearToSRGB]

@@ -1,7 +1,7 @@
 /// CIColorThreshold: each colour channel becomes 1 where it is above the threshold and 0 where it
 /// is not. A tone curve (the same step on R, G and B), so it keeps grey and opacity and fuses.
-public struct ThresholdFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct ThresholdFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "threshold", displayName: "Color Threshold", categories: ["color", "stylize"],
         description: "Makes each colour channel 1 above the threshold and 0 at or below it.",
         counterpart: "CIColorThreshold",
@@ -10,13 +10,13 @@ public struct ThresholdFilter: PointFilter {
                                 default: .number(0.5), min: 0, max: 1, slider: 0...1),
         ])
 
-    public var threshold: Double
+    var threshold: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         threshold = Self.described(parameters).number("threshold")
     }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let t = Float(threshold)
         return [ToneCurve("threshold \(formatNumber(threshold))") { $0 > t ? 1 : 0 }]
     }

@@ -5,8 +5,8 @@
 /// `c + (mx − c)·(mx − avg)·(−3·amount)`.
 ///
 /// A grey has `mx = avg`, so it stays grey; alpha is untouched.
-public struct VibranceFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct VibranceFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "vibrance", displayName: "Vibrance", categories: ["color"],
         description: "Saturates dull colours more than vivid ones (negative amounts desaturate), sparing skin tones.",
         counterpart: "CIVibrance",
@@ -15,15 +15,15 @@ public struct VibranceFilter: PointFilter {
                                 default: .number(0), min: -1, max: 1, slider: -1...1, identity: .number(0)),
         ])
 
-    public var amount: Double
+    var amount: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         amount = Self.described(parameters).number("amount")
     }
 
-    public var isIdentity: Bool { amount == 0 }
+    var isIdentity: Bool { amount == 0 }
 
-    public var pointOperations: [any PointOperation] { [Vibrance(amount: Float(amount))] }
+    var pointOperations: [any PointOperation] { [Vibrance(amount: Float(amount))] }
 
     /// The per-pixel step (not a matrix: its weight depends on the pixel).
     struct Vibrance: PointOperation {

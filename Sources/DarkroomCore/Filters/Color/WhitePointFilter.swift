@@ -1,8 +1,8 @@
 /// CIWhitePointAdjust: white becomes `color`, every colour scaled alike, channel by channel in
 /// linear light (Core Image's working space): `lin(out) = lin(c) · lin(color)`. The scale is a
 /// diagonal matrix between two tone curves, so it fuses; it keeps grey when the colour is grey.
-public struct WhitePointFilter: PointFilter {
-    public static let descriptor = FilterDescriptor(
+struct WhitePointFilter: PointFilter {
+    static let descriptor = FilterDescriptor(
         name: "white_point", displayName: "White Point Adjust", categories: ["color"],
         description: "Maps white to the colour given and every other colour in proportion, in linear light.",
         counterpart: "CIWhitePointAdjust",
@@ -11,15 +11,15 @@ public struct WhitePointFilter: PointFilter {
                                 default: .color(RGBA(1, 1, 1)), identity: .color(RGBA(1, 1, 1))),
         ])
 
-    public var color: RGBA
+    var color: RGBA
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         color = Self.described(parameters).color("color")
     }
 
-    public var isIdentity: Bool { color.r == 1 && color.g == 1 && color.b == 1 }
+    var isIdentity: Bool { color.r == 1 && color.g == 1 && color.b == 1 }
 
-    public var pointOperations: [any PointOperation] {
+    var pointOperations: [any PointOperation] {
         let lin = ToneCurve.srgbToLinear.map
         let (r, g, b) = (Double(lin(Float(color.r))), Double(lin(Float(color.g))), Double(lin(Float(color.b))))
         return [ToneCurve.srgbToLinear, ColorMatrix.rgb([r, 0, 0, 0, g, 0, 0, 0, b]), ToneCurve.linearToSRGB]

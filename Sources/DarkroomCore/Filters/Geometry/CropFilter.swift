@@ -7,8 +7,8 @@
 /// `gravity: attention | entropy` places the window where the image is most interesting
 /// (``InterestMeasure``, as `vips smartcrop`): the chain compiler then runs it as an analysis
 /// pass (``SmartCrop``).
-public struct CropFilter: RegionFilter, ContentAwareFilter {
-    public static let descriptor = FilterDescriptor(
+struct CropFilter: RegionFilter, ContentAwareFilter {
+    static let descriptor = FilterDescriptor(
         name: "crop", displayName: "Crop", categories: ["geometry"],
         description: """
             Keeps the rectangle x, y, width, height (px or %), or a width × height placed by \
@@ -31,12 +31,12 @@ public struct CropFilter: RegionFilter, ContentAwareFilter {
             "width=50% height=30% gravity=south_east",
         ])
 
-    public var x, y, width, height: Length
-    public var gravity: Gravity?
+    var x, y, width, height: Length
+    var gravity: Gravity?
     /// Set for `gravity: attention | entropy`; the window is then measured (centred until it is).
-    public var interest: InterestMeasure?
+    var interest: InterestMeasure?
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         x = p.length("x")
         y = p.length("y")
@@ -56,12 +56,12 @@ public struct CropFilter: RegionFilter, ContentAwareFilter {
         }
     }
 
-    public var isIdentity: Bool {
+    var isIdentity: Bool {
         x.value == 0 && y.value == 0 && width == Length(100, percent: true) && height == Length(100, percent: true)
     }
 
     /// The kept rectangle for an image of `input`: inside the image and at least 1×1.
-    public func rect(in input: Size) -> Rect {
+    func rect(in input: Size) -> Rect {
         guard input.width > 0, input.height > 0 else { return Rect(size: input) }
         func px(_ l: Length, _ extent: Int) -> Int { Int(saturating: l.pixels(of: extent).rounded()) }
         let w = min(max(px(width, input.width), 1), input.width)
@@ -75,11 +75,11 @@ public struct CropFilter: RegionFilter, ContentAwareFilter {
         return Rect(x: x0, y: y0, width: min(w, input.width - x0), height: min(h, input.height - y0))
     }
 
-    public func outputSize(for input: Size) -> Size { rect(in: input).size }
+    func outputSize(for input: Size) -> Size { rect(in: input).size }
 
-    public var analysis: (any AnalysisFilter)? { interest.map { SmartCrop(crop: self, measure: $0) } }
+    var analysis: (any AnalysisFilter)? { interest.map { SmartCrop(crop: self, measure: $0) } }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let r = rect(in: input)
         return KernelPlan(CopyKernel(inputSize: input, outputSize: r.size, origin: (r.x, r.y)))
     }

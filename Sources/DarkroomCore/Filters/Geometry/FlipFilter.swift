@@ -1,7 +1,7 @@
 /// The Drawing chapter's CTM flip: mirrors the image left–right (`horizontal`) or top–bottom
 /// (`vertical`), moving whole pixels (no resampling), as `vips flip`.
-public struct FlipFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct FlipFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "flip", displayName: "Flip", categories: ["geometry"],
         description: "Mirrors the image: horizontal (left–right) or vertical (top–bottom). Exact, no resampling.",
         counterpart: "CGContext flip (scale -1) / vips flip",
@@ -13,13 +13,13 @@ public struct FlipFilter: RegionFilter {
             "direction=vertical",
         ])
 
-    public var orientation: Orientation
+    var orientation: Orientation
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         orientation = Self.described(parameters).choice("direction") == "vertical" ? .flipVertical : .flipHorizontal
     }
 
-    public func outputSize(for input: Size) -> Size { input }
+    func outputSize(for input: Size) -> Size { input }
 
-    public func plan(for input: Size) -> KernelPlan { KernelPlan(OrientationKernel(orientation: orientation, inputSize: input)) }
+    func plan(for input: Size) -> KernelPlan { KernelPlan(OrientationKernel(orientation: orientation, inputSize: input)) }
 }

@@ -7,10 +7,10 @@
 /// bottom) and width (left, right). When the output is smaller
 /// than two opposite insets the caps shrink in proportion (CSS `border-image` does the same),
 /// and insets larger than the image are cut to it in proportion.
-public struct NineSliceFilter: RegionFilter {
-    public enum Center: String, Sendable, CaseIterable { case stretch, tile }
+struct NineSliceFilter: RegionFilter {
+    enum Center: String, Sendable, CaseIterable { case stretch, tile }
 
-    public static let descriptor = FilterDescriptor(
+    static let descriptor = FilterDescriptor(
         name: "nine_slice", displayName: "Nine-Slice Resize", categories: ["geometry"],
         description: """
             Resizes to width × height keeping the corners (insets [top, left, bottom, right], \
@@ -33,11 +33,11 @@ public struct NineSliceFilter: RegionFilter {
             "width=5 height=70 insets=[9,9,9,9]",
         ])
 
-    public var width, height: Length
-    public var insets: (top: Length, left: Length, bottom: Length, right: Length)
-    public var center: Center
+    var width, height: Length
+    var insets: (top: Length, left: Length, bottom: Length, right: Length)
+    var center: Center
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         width = p.length("width")
         height = p.length("height")
@@ -55,14 +55,14 @@ public struct NineSliceFilter: RegionFilter {
         }
     }
 
-    public var isIdentity: Bool { width == Length(100, percent: true) && height == Length(100, percent: true) }
+    var isIdentity: Bool { width == Length(100, percent: true) && height == Length(100, percent: true) }
 
-    public func outputSize(for input: Size) -> Size {
+    func outputSize(for input: Size) -> Size {
         func px(_ l: Length, _ extent: Int) -> Int { max(1, Int(saturating: l.pixels(of: extent).rounded())) }
         return Size(width: px(width, input.width), height: px(height, input.height))
     }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let out = outputSize(for: input)
         return KernelPlan(NineSliceKernel(
             inputSize: input, outputSize: out,

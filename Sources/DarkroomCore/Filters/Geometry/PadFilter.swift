@@ -2,8 +2,8 @@
 /// image, `all` sides alike or `top`, `right`, `bottom`, `left` each (px, or % of the image's
 /// height for top and bottom and of its width for left and right). The image itself is copied
 /// untouched, transparency included; only the new border takes the colour.
-public struct PadFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct PadFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "pad", displayName: "Pad", categories: ["geometry"],
         description: """
             Adds a border of color around the image: all sides alike, or top, right, bottom, \
@@ -25,10 +25,10 @@ public struct PadFilter: RegionFilter {
             "all=2 color=white",
         ])
 
-    public var top, right, bottom, left: Length
-    public var color: RGBA
+    var top, right, bottom, left: Length
+    var color: RGBA
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         let all = p.length("all")
         top = parameters.length("top") ?? all
@@ -38,7 +38,7 @@ public struct PadFilter: RegionFilter {
         color = p.color("color")
     }
 
-    public var isIdentity: Bool { [top, right, bottom, left].allSatisfy { $0.value == 0 } }
+    var isIdentity: Bool { [top, right, bottom, left].allSatisfy { $0.value == 0 } }
 
     /// The border widths in pixels for an image of `input`.
     func sides(for input: Size) -> (top: Int, right: Int, bottom: Int, left: Int) {
@@ -46,12 +46,12 @@ public struct PadFilter: RegionFilter {
         return (px(top, input.height), px(right, input.width), px(bottom, input.height), px(left, input.width))
     }
 
-    public func outputSize(for input: Size) -> Size {
+    func outputSize(for input: Size) -> Size {
         let s = sides(for: input)
         return Size(width: input.width + s.left + s.right, height: input.height + s.top + s.bottom)
     }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let s = sides(for: input)
         return KernelPlan(PadKernel(inputSize: input, outputSize: outputSize(for: input), origin: (s.left, s.top),
                                     color: color.pixel))

@@ -5,8 +5,8 @@
 /// With `fit: cover`, `gravity` says which part of the overflow is kept: a compass point, or
 /// `attention | entropy` (as `vips thumbnail --smartcrop`): the window ``InterestMeasure`` picks,
 /// the same measure `crop` uses, run as an analysis pass (``SmartResize``).
-public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
-    public static let descriptor = FilterDescriptor(
+struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
+    static let descriptor = FilterDescriptor(
         name: "resize", displayName: "Resize", categories: ["geometry"],
         description: """
             Scales to a width and/or height, or by a factor. With both width and height, fit \
@@ -42,21 +42,21 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
             "scale=0.3 kernel=nearest",
         ])
 
-    public var target: ResizeTarget
-    public var fit: ResizeFit
-    public var kernel: ResamplingKernel
-    public var noUpscale: Bool
-    public var background: RGBA
+    var target: ResizeTarget
+    var fit: ResizeFit
+    var kernel: ResamplingKernel
+    var noUpscale: Bool
+    var background: RGBA
     /// With `fit: cover`: where the kept window sits in the overflow (0 left or top, ½ centred,
     /// 1 right or bottom), from a compass `gravity` or, once measured, from an interest measure.
-    public var anchor: (x: Double, y: Double) = (0.5, 0.5)
+    var anchor: (x: Double, y: Double) = (0.5, 0.5)
     /// Set for `gravity: attention | entropy` with `fit: cover`: the anchor is then measured.
-    public var interest: InterestMeasure?
+    var interest: InterestMeasure?
     /// Set when the source arrives pre-shrunk (see ``SourceShrinkable``): the plan is made for
     /// the original size and mapped onto the smaller source.
     var preShrunk: (original: Size, shrunk: Size)?
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let width = parameters.number("width").map { Int($0) }
         let height = parameters.number("height").map { Int($0) }
         if let scale = parameters.number("scale") {
@@ -85,9 +85,9 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
         }
     }
 
-    public var analysis: (any AnalysisFilter)? { interest.map { _ in SmartResize(resize: self) } }
+    var analysis: (any AnalysisFilter)? { interest.map { _ in SmartResize(resize: self) } }
 
-    public var isIdentity: Bool { target == .scale(1) }
+    var isIdentity: Bool { target == .scale(1) }
 
     func resizePlan(for input: Size) -> ResizePlan {
         guard let (original, shrunk) = preShrunk, input == shrunk else {
@@ -112,12 +112,12 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
     }
 
     /// An empty input stays empty, as `apply` leaves it (there is no aspect ratio to keep).
-    public func outputSize(for input: Size) -> Size {
+    func outputSize(for input: Size) -> Size {
         input.area == 0 ? input : resizePlan(for: input).outputSize
     }
 
     /// Across, then down (placing the picture on the canvas); a copy when nothing changes.
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         guard input.area > 0 else { return KernelPlan(CopyKernel(inputSize: input, outputSize: input, origin: (0, 0))) }
         let p = resizePlan(for: input)
         if p.isIdentity(for: input) { return KernelPlan(CopyKernel(inputSize: input, outputSize: input, origin: (0, 0))) }
@@ -136,13 +136,13 @@ public struct ResizeFilter: RegionFilter, SourceShrinkable, ContentAwareFilter {
 }
 
 extension ResizeFilter {
-    public func sourceReduction(for source: Size) -> Double {
+    func sourceReduction(for source: Size) -> Double {
         guard source.area > 0 else { return 1 }
         let p = target.plan(for: source, fit: fit, noUpscale: noUpscale)
         return min(p.scaleX, p.scaleY)
     }
 
-    public func sourceRenderSize(for source: Size) -> Size {
+    func sourceRenderSize(for source: Size) -> Size {
         let p = target.plan(for: source, fit: fit, noUpscale: noUpscale)
         let (w, h) = (Double(source.width), Double(source.height))
         switch (target, fit) {
@@ -158,7 +158,7 @@ extension ResizeFilter {
         }
     }
 
-    public func forShrunkSource(original: Size, shrunk: Size) -> ResizeFilter {
+    func forShrunkSource(original: Size, shrunk: Size) -> ResizeFilter {
         var copy = self
         copy.preShrunk = (original, shrunk)
         return copy

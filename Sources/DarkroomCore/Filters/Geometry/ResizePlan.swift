@@ -31,7 +31,7 @@ struct ResizePlan: Hashable, Sendable {
 }
 
 /// How `resize` fits an image into a width × height box.
-public enum ResizeFit: String, Sendable, CaseIterable {
+enum ResizeFit: String, Sendable, CaseIterable {
     /// Exactly the box, ignoring the aspect ratio.
     case stretch
     /// As large as fits inside the box, aspect ratio kept; the output may be smaller than the box.
@@ -43,7 +43,7 @@ public enum ResizeFit: String, Sendable, CaseIterable {
 }
 
 /// The sizes the user asked for: a box (one or both sides) or a scale factor.
-public enum ResizeTarget: Hashable, Sendable {
+enum ResizeTarget: Hashable, Sendable {
     case box(width: Int?, height: Int?)
     case scale(Double)
 

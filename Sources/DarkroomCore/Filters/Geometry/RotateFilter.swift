@@ -2,8 +2,8 @@
 /// 270°, and their negatives and multiples) move whole pixels, as `vips rot`: no resampling,
 /// nothing lost. Any other angle is ``TransformFilter``'s rotation with `canvas: grow`, sampled
 /// bilinearly, the corners filled with `background`.
-public struct RotateFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct RotateFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "rotate", displayName: "Rotate", categories: ["geometry"],
         description: """
             Turns the image clockwise by angle (90deg, 180deg, 270deg exactly, moving whole \
@@ -23,11 +23,11 @@ public struct RotateFilter: RegionFilter {
         ])
 
     /// A quarter turn, done exactly; nil when the angle needs resampling.
-    public let exact: Orientation?
+    let exact: Orientation?
     /// The general rotation.
     let transform: TransformFilter
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         let angle = p.number("angle")
         // Quarter turns within a rounding error of a degree-to-radian conversion are exact.
@@ -42,14 +42,14 @@ public struct RotateFilter: RegionFilter {
         ]))
     }
 
-    public var isIdentity: Bool { exact == .up }
+    var isIdentity: Bool { exact == .up }
 
-    public func outputSize(for input: Size) -> Size {
+    func outputSize(for input: Size) -> Size {
         if let exact { return exact.uprightSize(input) }
         return transform.outputSize(for: input)
     }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         if let exact { return KernelPlan(OrientationKernel(orientation: exact, inputSize: input)) }
         return transform.plan(for: input)
     }

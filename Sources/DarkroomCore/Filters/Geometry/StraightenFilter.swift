@@ -13,8 +13,8 @@ import Foundation
 /// screen, as `rotate` and `transform` do (Core Image's y points up, so its positive angle is
 /// counter-clockwise: negate an angle taken from it). Streams like `transform`: small angles
 /// read a few input rows per strip; larger ones keep the input whole in compact form.
-public struct StraightenFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct StraightenFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "straighten", displayName: "Straighten", categories: ["geometry"],
         description: """
             Turns the image clockwise by angle about its centre and crops to the largest upright \
@@ -26,13 +26,13 @@ public struct StraightenFilter: RegionFilter {
                                 default: .number(0), slider: -Double.pi...Double.pi, identity: .number(0), unit: "rad"),
         ])
 
-    public let angle: Double
+    let angle: Double
 
-    public init(parameters: ResolvedParameters) {
+    init(parameters: ResolvedParameters) {
         angle = Self.described(parameters).number("angle")
     }
 
-    public var isIdentity: Bool { sin(angle) == 0 && cos(angle) > 0 }
+    var isIdentity: Bool { sin(angle) == 0 && cos(angle) > 0 }
 
     /// The factor s of the kept rectangle (s·w × s·h) for an input of `size`.
     static func scale(for size: Size, angle: Double) -> Double {
@@ -40,7 +40,7 @@ public struct StraightenFilter: RegionFilter {
         return min(w / (w * c + h * s), h / (w * s + h * c))
     }
 
-    public func outputSize(for input: Size) -> Size {
+    func outputSize(for input: Size) -> Size {
         guard input.area > 0 else { return input }
         let s = Self.scale(for: input, angle: angle)
         // Rounded down, but not below a whole side by a rounding error (at 90°, cos θ is 6e-17).
@@ -48,7 +48,7 @@ public struct StraightenFilter: RegionFilter {
         return Size(width: side(input.width), height: side(input.height))
     }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let out = outputSize(for: input)
         guard input.area > 0 else { return KernelPlan(CopyKernel(inputSize: input, outputSize: input, origin: (0, 0))) }
         // Output centre → origin, turn back, → input centre.

@@ -1,10 +1,10 @@
 /// Places the image side by side (the Drawing chapter; Decorator's draw-as-pattern; `vips
 /// replicate`): `columns` × `rows` copies, each a plain copy (`repeat`) or, in `mirror` mode,
 /// every other column flipped left–right and every other row top–bottom, so the seams vanish.
-public struct TileFilter: RegionFilter {
-    public enum Mode: String, Sendable, CaseIterable { case `repeat`, mirror }
+struct TileFilter: RegionFilter {
+    enum Mode: String, Sendable, CaseIterable { case `repeat`, mirror }
 
-    public static let descriptor = FilterDescriptor(
+    static let descriptor = FilterDescriptor(
         name: "tile", displayName: "Tile", categories: ["geometry"],
         description: """
             columns × rows copies of the image side by side; mode: repeat (plain copies) or \
@@ -23,24 +23,24 @@ public struct TileFilter: RegionFilter {
             "columns=2 rows=3",
         ])
 
-    public var columns, rows: Int
-    public var mode: Mode
+    var columns, rows: Int
+    var mode: Mode
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         let p = Self.described(parameters)
         columns = Int(p.number("columns"))
         rows = Int(p.number("rows"))
         mode = p.choice("mode", as: Mode.self)
     }
 
-    public var isIdentity: Bool { columns == 1 && rows == 1 }
+    var isIdentity: Bool { columns == 1 && rows == 1 }
 
-    public func outputSize(for input: Size) -> Size {
+    func outputSize(for input: Size) -> Size {
         Size(width: input.width.multipliedReportingOverflow(by: columns).partialValue,
              height: input.height.multipliedReportingOverflow(by: rows).partialValue)
     }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         KernelPlan(TileKernel(inputSize: input, outputSize: outputSize(for: input), edge: mode == .mirror ? .mirror : .repeat))
     }
 }

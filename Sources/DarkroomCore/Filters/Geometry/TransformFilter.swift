@@ -6,8 +6,8 @@
 /// one counter-clockwise. `transform {rotate: -45deg, translate: [-50%, 12.5%]}` rotates 45°
 /// counter-clockwise about the top-left corner, then moves the result by (−w/2, +h/8).
 /// Each output pixel is inverse-mapped and sampled bilinearly; outside the input is transparent.
-public struct TransformFilter: RegionFilter {
-    public static let descriptor = FilterDescriptor(
+struct TransformFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(
         name: "transform", displayName: "Affine Transform", categories: ["geometry"],
         description: """
             Rotates, scales, translates and shears, in the order the steps are written, about \
@@ -40,12 +40,12 @@ public struct TransformFilter: RegionFilter {
             "matrix=[-1,0,0,1,0,0]",
         ])
 
-    public var steps: [TransformStep]
-    public var pivot: (x: Length, y: Length)
-    public var grow: Bool
-    public var background: RGBA
+    var steps: [TransformStep]
+    var pivot: (x: Length, y: Length)
+    var grow: Bool
+    var background: RGBA
 
-    public init(parameters: ResolvedParameters) throws(ParameterError) {
+    init(parameters: ResolvedParameters) throws(ParameterError) {
         var steps = [TransformStep]()
         for (name, value) in parameters.entries {
             if let step = try TransformStep.parse(name, value) { steps.append(step) }
@@ -65,7 +65,7 @@ public struct TransformFilter: RegionFilter {
     }
 
     /// The forward map from input coordinates to the (same-canvas) output coordinates.
-    public func affine(for size: Size) -> AffineTransform {
+    func affine(for size: Size) -> AffineTransform {
         let px = pivot.x.pixels(of: size.width), py = pivot.y.pixels(of: size.height)
         let body = steps.reduce(AffineTransform.identity) { $0.then($1.affine(for: size)) }
         return AffineTransform.translation(-px, -py).then(body).then(.translation(px, py))
@@ -80,13 +80,13 @@ public struct TransformFilter: RegionFilter {
         return (m.then(.translation(Double(-box.x), Double(-box.y))), size)
     }
 
-    public var isIdentity: Bool {
+    var isIdentity: Bool {
         background.a == 0 && [Size(width: 1, height: 1), Size(width: 640, height: 480)].allSatisfy { affine(for: $0).isIdentity }
     }
 
-    public func outputSize(for input: Size) -> Size { placement(for: input).size }
+    func outputSize(for input: Size) -> Size { placement(for: input).size }
 
-    public func plan(for input: Size) -> KernelPlan {
+    func plan(for input: Size) -> KernelPlan {
         let (map, size) = placement(for: input)
         // init refused singular maps, so the inverse exists.
         return KernelPlan(TransformKernel(inputSize: input, outputSize: size, inverse: map.inverted ?? .identity,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One operation of a `transform`, in the order the user wrote it.
-public enum TransformStep: Hashable, Sendable {
+enum TransformStep: Hashable, Sendable {
     /// Radians; with y pointing down a positive angle turns clockwise on screen, a negative one
     /// counter-clockwise (as Core Graphics in UIKit's flipped context).
     case rotate(Double)
@@ -13,7 +13,7 @@ public enum TransformStep: Hashable, Sendable {
     case matrix(AffineTransform)
 
     /// The step as an affine map for an input of `size` (only `translate` depends on it).
-    public func affine(for size: Size) -> AffineTransform {
+    func affine(for size: Size) -> AffineTransform {
         switch self {
         case .rotate(let angle):
             // Snap cos/sin of right angles to exact 0 and ±1 so that 90° turns move whole pixels.

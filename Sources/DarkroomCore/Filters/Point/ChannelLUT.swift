@@ -6,15 +6,15 @@
 /// would cost a closure call per sample. When the three columns and
 /// domains are the same it also offers itself as a ``curve``, so it still composes with
 /// neighbouring tone curves (gamma, posterize) when the compiler fuses them.
-public struct ChannelLUT: PointOperation {
+struct ChannelLUT: PointOperation {
     /// Entries per channel.
-    public let size: Int
+    let size: Int
     /// The table's R column, then its G column, then its B column, as plain floats (narrow loads).
-    public let columns: [Float]
-    public let domainMin: SIMD3<Float>
-    public let domainMax: SIMD3<Float>
+    let columns: [Float]
+    let domainMin: SIMD3<Float>
+    let domainMax: SIMD3<Float>
 
-    public init(entries: [SIMD3<Float>], domainMin: SIMD3<Float>, domainMax: SIMD3<Float>) {
+    init(entries: [SIMD3<Float>], domainMin: SIMD3<Float>, domainMax: SIMD3<Float>) {
         precondition(entries.count >= 2)
         size = entries.count
         columns = entries.map(\.x) + entries.map(\.y) + entries.map(\.z)
@@ -26,11 +26,11 @@ public struct ChannelLUT: PointOperation {
     }
 
     /// The three columns and domains are the same, so a grey stays grey.
-    public let preservesGrey: Bool
-    public var preservesOpacity: Bool { true }
-    public var isChannelwise: Bool { true }
+    let preservesGrey: Bool
+    var preservesOpacity: Bool { true }
+    var isChannelwise: Bool { true }
 
-    public var curve: ToneCurve? {
+    var curve: ToneCurve? {
         guard preservesGrey else { return nil }
         let table = Array(columns.prefix(size)), lo = domainMin.x, last = Float(size - 1), scale = last / (domainMax.x - domainMin.x)
         return ToneCurve("1-D table") { v in
@@ -41,7 +41,7 @@ public struct ChannelLUT: PointOperation {
         }
     }
 
-    public func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
+    func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
         let n = size, last = Float(n - 1)
         let lo = domainMin, scale = SIMD3(repeating: last) / (domainMax - domainMin)
         columns.withUnsafeBufferPointer { buffer in

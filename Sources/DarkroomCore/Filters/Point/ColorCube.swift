@@ -5,9 +5,9 @@
 ///
 /// The entries carry an alpha that multiplies the pixel's (CIColorCube's RGBA data); tables read
 /// from `.cube` files have alpha 1 everywhere and keep opacity.
-public struct ColorCube: PointOperation {
+struct ColorCube: PointOperation {
     /// How a colour between grid points is computed from the cell's corners.
-    public enum Interpolation: String, Sendable, CaseIterable {
+    enum Interpolation: String, Sendable, CaseIterable {
         /// Each output mixes the cell's 8 corners by volume (CIColorCube, ImageMagick -hald-clut).
         case trilinear
         /// Each output mixes the 4 corners of the tetrahedron the colour lies in (DaVinci Resolve,
@@ -15,14 +15,14 @@ public struct ColorCube: PointOperation {
         case tetrahedral
     }
 
-    public let size: Int
+    let size: Int
     /// `size`³ entries, red fastest; alpha in the fourth lane.
-    public let entries: [Pixel]
-    public let domainMin: SIMD3<Float>
-    public let domainMax: SIMD3<Float>
-    public let interpolation: Interpolation
+    let entries: [Pixel]
+    let domainMin: SIMD3<Float>
+    let domainMax: SIMD3<Float>
+    let interpolation: Interpolation
 
-    public init(size: Int, entries: [Pixel], domainMin: SIMD3<Float> = .zero, domainMax: SIMD3<Float> = .one,
+    init(size: Int, entries: [Pixel], domainMin: SIMD3<Float> = .zero, domainMax: SIMD3<Float> = .one,
                 interpolation: Interpolation = .trilinear) {
         precondition(size >= 2 && entries.count == size * size * size)
         self.size = size
@@ -36,11 +36,11 @@ public struct ColorCube: PointOperation {
         preservesGrey = sameDomain && Self.keepsGrey(size: size, entries: entries, interpolation: interpolation)
     }
 
-    public let preservesOpacity: Bool
+    let preservesOpacity: Bool
     /// True when the domain is the same on all three channels and every entry a grey input can
     /// reach is grey: tetrahedral interpolation of a grey reads the grey diagonal alone (the
     /// other two corners' weights are exactly 0); trilinear reads the whole cells along it.
-    public let preservesGrey: Bool
+    let preservesGrey: Bool
 
     private static func keepsGrey(size: Int, entries: [Pixel], interpolation: Interpolation) -> Bool {
         let reach = interpolation == .tetrahedral ? 0 : 1
@@ -53,7 +53,7 @@ public struct ColorCube: PointOperation {
         return true
     }
 
-    public func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
+    func apply(_ pixels: UnsafeMutablePointer<Pixel>, count: Int) {
         let n = size, last = Float(size - 1)
         let scale = last / (domainMax - domainMin), lo = domainMin
         let tetrahedral = interpolation == .tetrahedral

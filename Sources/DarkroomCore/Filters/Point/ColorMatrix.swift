@@ -4,7 +4,7 @@
 public struct ColorMatrix: PointOperation, Hashable {
     /// Row-major 4×4.
     public var m: [Double]
-    public var bias: [Double]
+    var bias: [Double]
 
     public init(_ m: [Double], bias: [Double] = [0, 0, 0, 0]) {
         precondition(m.count == 16 && bias.count == 4)

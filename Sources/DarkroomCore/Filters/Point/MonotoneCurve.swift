@@ -4,14 +4,14 @@
 /// their values, so points that rise give a curve that rises and a flat stretch stays flat, which
 /// is what someone dragging points on a curves dialog expects. Outside the first and last point
 /// the curve holds their values.
-public struct MonotoneCurve: Sendable {
-    public let xs: [Double]
-    public let ys: [Double]
+struct MonotoneCurve: Sendable {
+    let xs: [Double]
+    let ys: [Double]
     /// The slope at each point.
-    public let slopes: [Double]
+    let slopes: [Double]
 
     /// `xs` strictly increasing, at least two points.
-    public init(xs: [Double], ys: [Double]) {
+    init(xs: [Double], ys: [Double]) {
         precondition(xs.count == ys.count && xs.count >= 2)
         self.xs = xs
         self.ys = ys
@@ -42,7 +42,7 @@ public struct MonotoneCurve: Sendable {
     }
 
     /// The curve's value at `x`.
-    public func value(at x: Double) -> Double {
+    func value(at x: Double) -> Double {
         if !(x > xs[0]) { return ys[0] }
         if x >= xs[xs.count - 1] { return ys[ys.count - 1] }
         var k = 0

@@ -6,14 +6,14 @@ import Foundation
 /// value a previous step pushed below 0 comes back unchanged.
 extension ToneCurve {
     /// Encoded sRGB to linear light.
-    public static let srgbToLinear = ToneCurve("sRGB to linear") { v in
+    static let srgbToLinear = ToneCurve("sRGB to linear") { v in
         let a = abs(v)
         let l = a <= 0.04045 ? a / 12.92 : powf((a + 0.055) / 1.055, 2.4)
         return v < 0 ? -l : l
     }
 
     /// Linear light to encoded sRGB.
-    public static let linearToSRGB = ToneCurve("linear to sRGB") { v in
+    static let linearToSRGB = ToneCurve("linear to sRGB") { v in
         let a = abs(v)
         let e = a <= 0.0031308 ? a * 12.92 : 1.055 * powf(a, 1 / 2.4) - 0.055
         return v < 0 ? -e : e

@@ -43,7 +43,7 @@ public struct ToneCurve: PointOperation {
     public var curve: ToneCurve? { self }
 
     /// `c^power` on each colour channel, negative values clamped to 0 first (CIGammaAdjust).
-    public static func power(_ power: Double) -> ToneCurve {
+    static func power(_ power: Double) -> ToneCurve {
         let e = Float(power)
         return ToneCurve("power \(power)") { powf(max($0, 0), e) }
     }

@@ -7,7 +7,7 @@ public enum WhiteBalance {
     /// al. (2002) to the Planckian locus, then moved off the locus by `tint` along its normal in
     /// CIE 1960 uv, in Adobe's tint units (1 unit = 1/3000 uv; positive towards magenta, as in
     /// Camera Raw and Core Image).
-    public static func chromaticity(kelvin: Double, tint: Double) -> (x: Double, y: Double) {
+    static func chromaticity(kelvin: Double, tint: Double) -> (x: Double, y: Double) {
         let t = min(max(kelvin, 1667), 25000)
         let (u, v) = uv(planckian(t))
         let (u1, v1) = uv(planckian(min(t + 1, 25000))), (u0, v0) = uv(planckian(max(t - 1, 1667)))
@@ -47,7 +47,7 @@ public enum WhiteBalance {
 
     /// The matrix on linear sRGB that takes the white `from` to the white `to` (Y kept): von
     /// Kries scaling in Bradford cone space, as ICC v4 and Core Image's white balance adapt.
-    public static func adaptation(from: (x: Double, y: Double), to: (x: Double, y: Double)) -> [Double] {
+    static func adaptation(from: (x: Double, y: Double), to: (x: Double, y: Double)) -> [Double] {
         func xyz(_ p: (x: Double, y: Double)) -> [Double] { [p.x / p.y, 1, (1 - p.x - p.y) / p.y] }
         let source = multiply(bradford, xyz(from)), target = multiply(bradford, xyz(to))
         let scale: [Double] = [target[0] / source[0], 0, 0, 0, target[1] / source[1], 0, 0, 0, target[2] / source[2]]

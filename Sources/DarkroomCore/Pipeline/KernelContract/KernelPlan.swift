@@ -16,6 +16,7 @@ public struct KernelPlan: Sendable {
         case chainSource
     }
 
+    /// One kernel of the plan and where each of its inputs comes from.
     public struct Step: Sendable {
         public var kernel: any PixelKernel
         /// One per `kernel.inputs`, in order.
@@ -45,7 +46,7 @@ public struct KernelPlan: Sendable {
 
     /// The pixels of the filter's input that `output` needs, through every step (the union over
     /// the paths from the input to the last step).
-    public func inputRegion(for output: Rect) -> Rect {
+    func inputRegion(for output: Rect) -> Rect {
         var wanted = [Rect?](repeating: nil, count: steps.count)
         wanted[steps.count - 1] = output
         var fromInput = Rect(x: 0, y: 0, width: 0, height: 0)

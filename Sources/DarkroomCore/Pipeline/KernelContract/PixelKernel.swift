@@ -75,7 +75,7 @@ extension PixelKernel {
 /// A kernel that reads its one input at scattered places (a rotation reads a slanted band of
 /// rows for every output row). The executor then keeps that input whole, in a compact 8- or
 /// 16-bit form, instead of as float strips, and fills it in row order as the source decodes.
-public protocol RandomAccessKernel: PixelKernel {
+protocol RandomAccessKernel: PixelKernel {
     /// Fills `target.rect` from `input`, whose rows up to `inputRegions(for:)[0].maxY` are ready.
     func render(from input: CompactImage, into target: RegionTarget)
 
@@ -86,5 +86,5 @@ public protocol RandomAccessKernel: PixelKernel {
 }
 
 extension RandomAccessKernel {
-    public var alwaysKeepsInputWhole: Bool { false }
+    var alwaysKeepsInputWhole: Bool { false }
 }

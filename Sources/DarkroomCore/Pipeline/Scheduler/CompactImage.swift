@@ -1,23 +1,23 @@
 /// A whole image kept in a compact integer form, for kernels that read their input at random
 /// (``RandomAccessKernel``): 3 bytes a pixel for an opaque 8-bit source, 8 for anything else,
 /// instead of the 16 of float RGBA. Rows are filled in order while readers use the rows above.
-public final class CompactImage: @unchecked Sendable {
+final class CompactImage: @unchecked Sendable {
     /// How samples are stored.
-    public enum Layout: Sendable {
+    enum Layout: Sendable {
         /// Opaque 8-bit RGB, exactly the source's samples.
         case rgb8
         /// Premultiplied RGBA, 16 bits a sample: holds 16-bit sources and float results to 1/65535.
         case rgba16
     }
 
-    public let size: Size
-    public let layout: Layout
+    let size: Size
+    let layout: Layout
     /// Bytes per pixel.
-    public let pixelBytes: Int
+    let pixelBytes: Int
     let storage: UnsafeMutableRawPointer
 
     /// The pipeline counts its bytes in the render's ``PixelMemory``; an asset store, in its own.
-    public init(size: Size, layout: Layout) {
+    init(size: Size, layout: Layout) {
         self.size = size
         self.layout = layout
         pixelBytes = layout == .rgb8 ? 3 : 8
@@ -27,7 +27,7 @@ public final class CompactImage: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     /// Stores `count` float pixels as row `y`, columns from 0. Values are clamped to 0…1.
-    public func store(row y: Int, from pixels: UnsafePointer<Pixel>, count: Int) {
+    func store(row y: Int, from pixels: UnsafePointer<Pixel>, count: Int) {
         let base = storage + y * size.width * pixelBytes
         switch layout {
         case .rgb8:
@@ -47,7 +47,7 @@ public final class CompactImage: @unchecked Sendable {
     }
 
     /// Pixel (`x`, `y`) as premultiplied float; the caller keeps inside the image.
-    @inline(__always) public func pixel(_ x: Int, _ y: Int) -> Pixel {
+    @inline(__always) func pixel(_ x: Int, _ y: Int) -> Pixel {
         let offset = (y * size.width + x) * pixelBytes
         switch layout {
         case .rgb8:

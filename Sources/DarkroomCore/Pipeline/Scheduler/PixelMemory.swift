@@ -8,20 +8,20 @@ import Foundation
 /// all have one size), so a render touches fresh pages only while its working set grows:
 /// freeing and reallocating megabyte bands let the allocator hand pages back to the kernel and
 /// fault them in again. Kept buffers still count as held, so the peak stays honest.
-public final class PixelMemory: @unchecked Sendable {
+final class PixelMemory: @unchecked Sendable {
     private let lock = NSLock()
     private var current = 0
     private var highest = 0
     private var spare = [Int: [UnsafeMutablePointer<Pixel>]]()
 
-    public init() {}
+    init() {}
 
     deinit {
         for buffers in spare.values { for buffer in buffers { buffer.deallocate() } }
     }
 
     /// The most bytes held at once so far.
-    public var peakBytes: Int { lock.withLock { highest } }
+    var peakBytes: Int { lock.withLock { highest } }
 
     func allocated(_ bytes: Int) {
         lock.withLock {

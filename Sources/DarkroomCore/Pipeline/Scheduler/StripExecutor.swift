@@ -12,10 +12,10 @@ public struct StripExecutor: Sendable {
     /// lets a slow strip finish while its successors wait for their turn. None by default:
     /// every strip ahead widens the rows each node must hold (and the memory estimate, which
     /// must assume them spread out), while the threads already stay busy on one strip each.
-    public var readAhead: Int
+    var readAhead: Int
     /// Source bands one thread decodes ahead of demand (when there are two threads or more),
     /// so the sequential decoder keeps a core busy while the others filter and encode.
-    public var decodeAhead: Int
+    var decodeAhead: Int
     /// Strips rendered at once. A thread that may not start another helps with the strips in
     /// play instead: it takes column pieces of the bands being computed (and the first helper
     /// keeps the decoder ahead). Every strip in play holds the bands it needs, so with one the
@@ -24,7 +24,7 @@ public struct StripExecutor: Sendable {
     /// estimate has to cover the larger); with one per thread, the threads
     /// need not hand pieces to each other. nil (the default): ``Pipeline/preferredStripsInPlay``
     /// chooses per pipeline.
-    public var stripsInPlay: Int?
+    var stripsInPlay: Int?
 
     public init(bandHeight: Int = 16, concurrency: Int = StripExecutor.defaultConcurrency, readAhead: Int = 0,
                 decodeAhead: Int = 4, stripsInPlay: Int? = nil) {
@@ -37,7 +37,7 @@ public struct StripExecutor: Sendable {
     }
 
     /// Strips that can be rendering at once for `pipeline`: no more than there are threads.
-    public func rendersAtOnce(for pipeline: Pipeline) -> Int {
+    func rendersAtOnce(for pipeline: Pipeline) -> Int {
         min(stripsInPlay ?? pipeline.preferredStripsInPlay, concurrency)
     }
 
