@@ -13,7 +13,10 @@
  * core; with none free, one worker computes while the thread that asked waits on it (the one
  * decoder thread a job may run beyond the slots). A grid HEIC (a phone's: 512×512 tiles) has
  * its tiles decoded one after another on the caller's thread (heif.c), each with such workers,
- * so a decode never runs more threads than that whatever its tiling.
+ * so a decode never runs more threads than that whatever its tiling. A small picture (under
+ * PARALLEL_MIN_BYTES of HEVC data) is decoded on the caller's thread with no workers: starting
+ * and joining them costs more than they save there, and a grid of many small tiles would start
+ * and join a set per tile (a fuzzed 192×128 grid spent seconds in thread creation under ASan).
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "internal.h"
@@ -30,11 +33,15 @@
 
 /* libde265 takes at most 32; beyond a few cores a single picture gains little. */
 enum { MAX_WORKERS = 8 };
+/* Well under a 512×512 tile at a phone's quality: below it one thread decodes in a millisecond or two. */
+enum { PARALLEL_MIN_BYTES = 8 * 1024 };
 
 typedef struct {
     de265_decoder_context *context;
     int strict;
-    int slots; /* compute slots its workers hold, given back when it is freed */
+    size_t pushed; /* bytes of HEVC data pushed: decides whether workers pay */
+    int slots;     /* compute slots its workers hold, given back when it is freed */
+    int workers;   /* worker threads started (none for a small picture) */
 } hevc_decoder;
 
 static const struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
@@ -61,8 +68,6 @@ static struct heif_error hevc_new(void **out) {
         free(decoder);
         return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
     }
-    decoder->slots = dr_threads_take(worker_count());
-    de265_start_worker_threads(decoder->context, decoder->slots > 0 ? decoder->slots : 1);
     *out = decoder;
     return ok;
 }
@@ -91,6 +96,7 @@ static struct heif_error hevc_push(void *raw, const void *data, size_t size) {
             return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "libde265 could not take a NAL unit"};
         at += length;
     }
+    decoder->pushed += size;
     return ok;
 }
 
@@ -154,6 +160,11 @@ static struct heif_error attach_nclx(const struct de265_image *picture, struct h
 static struct heif_error hevc_decode(void *raw, struct heif_image **out) {
     hevc_decoder *decoder = raw;
     *out = NULL;
+    if (decoder->workers == 0 && decoder->pushed >= PARALLEL_MIN_BYTES) {
+        decoder->slots = dr_threads_take(worker_count());
+        decoder->workers = decoder->slots > 0 ? decoder->slots : 1;
+        de265_start_worker_threads(decoder->context, decoder->workers);
+    }
     de265_flush_data(decoder->context);
     int more;
     do {

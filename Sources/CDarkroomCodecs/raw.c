@@ -25,6 +25,7 @@
  */
 #include "internal.h"
 #include "raw_exif.h"
+#include "raw_handle.h"
 #include "tiff_io.h"
 
 #include <dlfcn.h>
@@ -118,7 +119,7 @@ static int source_is_dng(const raw_source *source) {
 /* A libraw handle over the file, opened; NULL with the status in *status. */
 static libraw_data_t *raw_open(const raw_source *source, raw_progress *progress, dr_status *status,
                                char *message, size_t capacity) {
-    libraw_data_t *lr = libraw_init(LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
+    libraw_data_t *lr = dr_raw_handle_new(LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
     if (lr == NULL) {
         dr_set_message(message, capacity, "out of memory opening a camera RAW file");
         *status = DR_OUT_OF_MEMORY;
@@ -311,6 +312,7 @@ static dr_status develop(raw_reader *r, libraw_data_t *lr, const dr_read_options
     code = libraw_dcraw_process(lr);
     dr_threads_give(helpers);
     if (code != LIBRAW_SUCCESS) return raw_failure(code, progress, "develop", message, capacity);
+    dr_raw_handle_release_raw_samples(lr); /* before the copy below: not both at once */
     r->image = libraw_dcraw_make_mem_image(lr, &code);
     if (r->image == NULL) return raw_failure(code, progress, "develop", message, capacity);
     if (r->image->type != LIBRAW_IMAGE_BITMAP || (r->image->colors != 3 && r->image->colors != 1) ||
