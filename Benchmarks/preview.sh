@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# `darkroom preview`: from a slider change to the exact picture, through HTTP, as the page does
-# it (POST /api/render, then GET the PNG), p50 and p95 of $CHANGES changes, each with another
-# value; against `darkroom process` of the same chain to PNG (median of $RUNS runs). Two chains
-# on a 12 MP JPEG (4000×3000): the benchmark chain (run.sh, its crop fitted to the picture) with
-# its resize scale moving, and `sepia` alone with its intensity moving.
-# Target: the exact picture within 1.2× `process`.
+# `darkroom preview`: from a slider change to the first approximate picture and to the exact
+# picture, through HTTP, as the page does it (both renders asked for at once, each POST
+# /api/render then GET of its PNG), p50 and p95 of $CHANGES changes, each with another value;
+# against `darkroom process` of the same chain to PNG (median of $RUNS runs). Two chains on a
+# 12 MP JPEG (4000×3000): the benchmark chain (run.sh, its crop fitted to the picture) with its
+# resize scale moving, and `sepia` alone with its intensity moving. The page opens the image
+# first (GET /api/original), as a user does before moving a slider.
+# Targets: the approximate picture within 100 ms, the exact picture within 1.2× `process`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 CHANGES=${CHANGES:-50}
+ONLY=${ONLY:-}  # measure only the chains whose title holds this (e.g. ONLY=sepia)
 source Benchmarks/bench_lib.sh  # $work, $darkroom, $im
 
 photo=$work/input-12mp.jpg
@@ -27,9 +30,9 @@ for _ in $(seq 200); do grep -q 'token=' "$log" && break; sleep 0.05; done
 url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log")
 
 bench_chain='crop x=100 y=100 width=3800 height=2800 | resize scale={v} kernel=bilinear | convolve kernel=[[-1,-1,-1],[-1,16,-1],[-1,-1,-1]] scale=8'
-python3 - "$url" "$darkroom" "$photo" "$work" "$CHANGES" "$RUNS" "$bench_chain" <<'PY'
-import http.client, json, statistics, subprocess, sys, time, urllib.parse
-url, darkroom, photo, work, changes, runs, bench_chain = sys.argv[1:8]
+python3 - "$url" "$darkroom" "$photo" "$work" "$CHANGES" "$RUNS" "$bench_chain" "$ONLY" <<'PY'
+import http.client, json, statistics, subprocess, sys, threading, time, urllib.parse
+url, darkroom, photo, work, changes, runs, bench_chain, only = sys.argv[1:9]
 changes, runs = int(changes), int(runs)
 parts = urllib.parse.urlsplit(url)
 token = dict(urllib.parse.parse_qsl(parts.query))["token"]
@@ -53,20 +56,32 @@ def percentile(values, q):
     values = sorted(values); k = (len(values) - 1) * q; f = int(k)
     return values[f] + (values[min(f + 1, len(values) - 1)] - values[f]) * (k - f)
 
-print(f"\npreview: slider change → exact picture over HTTP ({changes} changes) vs `darkroom process` to PNG (median of {runs})")
-print(f"{'chain':<28} {'p50 s':>8} {'p95 s':>8} {'process s':>10} {'p50/process':>12}")
+print(f"\npreview: slider change → approximate and exact picture over HTTP ({changes} changes) vs `darkroom process` to PNG (median of {runs})")
+print(f"{'chain':<28} {'approx p50 ms':>14} {'approx p95 ms':>14} {'exact p50 s':>12} {'exact p95 s':>12} {'process s':>10} {'p50/process':>12}")
+call("GET", "/api/original?root=images&path=0")
 # One page per chain: a page's edits are numbered, and a lower number than its last is stale.
 for page, (title, template, values) in enumerate((
         ("benchmark chain, 12 MP", bench_chain, [f"{0.85 + 0.1 * i / (changes - 1):.4f}" for i in range(changes)]),
         ("sepia alone, 12 MP", "sepia intensity={v}", [f"{0.2 + 0.8 * i / (changes - 1):.4f}" for i in range(changes)]))):
-    times = []
+    if only not in title: continue
+    times, quick, failed = [], [], []
     for i, v in enumerate(values):
+        body = {"page": f"bench{page}", "sequence": i + 1, "root": "images", "path": "0",
+                "seed": "1", "chain": {"steps": steps(template.replace("{v}", v))}}
+        def approximate():
+            answer = json.loads(call("POST", "/api/render", dict(body, approximate=True)))
+            if answer.get("id") is None: return failed.append(answer)
+            call("GET", f"/api/picture?page=bench{page}~approximate&id={answer['id']}")
+            quick.append(time.perf_counter() - start)
         start = time.perf_counter()
-        answer = json.loads(call("POST", "/api/render", {"page": f"bench{page}", "sequence": i + 1, "root": "images", "path": "0",
-                                                         "seed": "1", "chain": {"steps": steps(template.replace("{v}", v))}}))
+        side = threading.Thread(target=approximate)
+        side.start()
+        answer = json.loads(call("POST", "/api/render", body))
         if answer.get("id") is None: raise SystemExit(f"render failed: {answer}")
         call("GET", f"/api/picture?page=bench{page}&id={answer['id']}")
         times.append(time.perf_counter() - start)
+        side.join()
+        if failed: raise SystemExit(f"approximate render failed: {failed[0]}")
     process = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -74,5 +89,6 @@ for page, (title, template, values) in enumerate((
                         photo, "-o", f"{work}/preview-process.png"], check=True, capture_output=True)
         process.append(time.perf_counter() - start)
     p50, p95, pm = percentile(times, 0.5), percentile(times, 0.95), statistics.median(process)
-    print(f"{title:<28} {p50:8.3f} {p95:8.3f} {pm:10.3f} {p50 / pm:12.2f}")
+    q50, q95 = percentile(quick, 0.5) * 1000, percentile(quick, 0.95) * 1000
+    print(f"{title:<28} {q50:14.0f} {q95:14.0f} {p50:12.3f} {p95:12.3f} {pm:10.3f} {p50 / pm:12.2f}")
 PY

@@ -132,8 +132,8 @@ public enum ChainRenderer {
 
     /// Renders a plan made by ``plan(_:header:bandHeight:autoOrient:color:)`` (with `executor`'s
     /// band height); nothing is written anywhere.
-    /// - Throws: ``CodecError`` (with code `timeout` when `deadline` passes, `too_large` when a
-    ///   node would exceed `limits.maxPixels`).
+    /// - Throws: ``CodecError`` (with code `timeout` when `deadline` passes or is cancelled,
+    ///   `too_large` when a node would exceed `limits.maxPixels`).
     public static func render(_ input: [UInt8], plan: Plan, options: EncodeOptions, limits: DecodeLimits,
                               executor: StripExecutor = StripExecutor(),
                               deadline: Deadline? = nil) throws(CodecError) -> Output {
@@ -268,6 +268,9 @@ public enum ChainRenderer {
             throw error
         } catch PipelineError.timedOut {
             throw CodecError(code: .timeout, message: "processing ran past the time limit")
+        } catch PipelineError.cancelled {
+            // No file's fault, so no code of its own: the owner that cancelled knows (Deadline.isCancelled).
+            throw CodecError(code: .timeout, message: "the render was cancelled")
         } catch PipelineError.kernelCannotRender(let why) {
             throw CodecError(code: .drawFailed, message: why)
         } catch let error as PipelineError {

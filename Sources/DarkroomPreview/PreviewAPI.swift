@@ -65,6 +65,10 @@ final class PreviewAPI: HTTPHandler, Sendable {
             let body = try await Self.decode(CheckRequest.self, request)
             return Self.json(checked(body.chain))
         case (.POST, "/api/render"): return try await render(try await Self.decode(RenderRequest.self, request))
+        case (.GET, "/api/progress"):
+            guard let page = request.query["page"] else { throw BadRequest(message: "give page=") }
+            guard let p = renderer.progress(page: page) else { return Self.json(Progress()) }
+            return Self.json(Progress(sequence: p.sequence, strips: p.strips, of: p.of))
         case (.GET, "/api/picture"):
             guard let page = request.query["page"], let id = Int(request.query["id"] ?? ""),
                   let png = renderer.picture(page: page, id: id) else { return Self.text(.notFound, "no such picture (a newer render replaced it)") }
@@ -124,6 +128,8 @@ final class PreviewAPI: HTTPHandler, Sendable {
     private func original(_ request: HTTPRequest) throws -> HTTPResponse {
         let path = try scope.resolve(root: request.query["root"] ?? "", path: request.query["path"] ?? "")
         guard let data = FileManager.default.contents(atPath: path) else { throw FileScope.Refusal(description: "cannot read \(path)") }
+        // The page opens an image before editing: its screen copy is then ready for the first edit.
+        renderer.prepareScreenCopy(of: path)
         let type = switch (path as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": "image/jpeg"
         case "png": "image/png"
@@ -198,11 +204,25 @@ final class PreviewAPI: HTTPHandler, Sendable {
         var approximate: Bool?
     }
 
+    /// The newest render of a page not yet ended, in output strips (nothing when none is).
+    private struct Progress: Encodable {
+        var sequence: Int?
+        var strips: Int?
+        var of: Int?
+    }
+
+    /// Output strips a superseded render had written when it stopped.
+    private struct Stopped: Encodable {
+        var strips: Int
+        var of: Int
+    }
+
     private struct Rendered: Encodable {
         var approximate = false
         var id: Int?
         var seconds: Double?
         var superseded: Bool
+        var stopped: Stopped?
         var problems: [ChainProblem]
         var syntax: String
         var yaml: String
@@ -226,9 +246,10 @@ final class PreviewAPI: HTTPHandler, Sendable {
             if parameter.kind.isFile { return (try? self.scope.resolve(relative: value, in: self.assetBase)) ?? value }
             return factor == 1 ? value : Self.scaled(value, parameter: parameter, by: factor)
         }
-        switch await renderer.render(page: page, sequence: r.sequence, input: input, syntax: syntax, seed: seed) {
-        case .superseded:
+        switch await renderer.render(page: page, sequence: r.sequence, input: input, syntax: syntax, seed: seed, quick: answer.approximate) {
+        case .superseded(let stopped):
             answer.superseded = true
+            answer.stopped = stopped.map { Stopped(strips: $0.strips, of: $0.of) }
         case .invalid(let message):
             answer.problems = [ChainProblem(step: nil, parameter: nil, message: message)]
         case .rendered(let id, let report, let seconds):
@@ -326,6 +347,10 @@ final class PreviewAPI: HTTPHandler, Sendable {
                                                    HTTPHeader("Referrer-Policy"): "no-referrer",
                                                    HTTPHeader("X-Content-Type-Options"): "nosniff",
                                                    HTTPHeader("Content-Security-Policy"): "default-src 'self' blob: data: 'unsafe-inline'; connect-src 'self'"],
-                     body: data)
+                     body: HTTPBodySequence(data: data, suggestedBufferSize: sendBuffer))
     }
+
+    /// Bytes handed to the socket at a time: FlyingFox's default (4 KiB) sends a full-size PNG
+    /// in thousands of asynchronous writes.
+    private static let sendBuffer = 1 << 20
 }

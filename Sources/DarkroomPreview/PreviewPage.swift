@@ -315,8 +315,17 @@ async function render() {
     $("output").dataset.approximate = "true";
     $("time").textContent = `approximate (screen size) after ${Math.round(performance.now() - asked)} ms; exact picture coming`;
   }).catch(() => {});
+  // A slow render says how far it got (in output strips) while the exact picture is coming.
+  let answered = false;
+  const progress = setInterval(async () => {
+    if (mine !== sequence || answered) return clearInterval(progress);
+    const p = await api(`/api/progress?page=${encodeURIComponent(page)}`).catch(() => null);
+    if (p && p.status === 200 && p.data.sequence === mine && p.data.of && mine === sequence && !answered) {
+      setStatus("rendering", `rendering: ${Math.round(100 * p.data.strips / p.data.of)} %`);
+    }
+  }, 500);
   let r;
-  try { r = await api("/api/render", Object.assign(body, { signal: controller.signal })); } catch (e) { if (e.name === "AbortError") return; throw e; }
+  try { r = await api("/api/render", Object.assign(body, { signal: controller.signal })); } catch (e) { if (e.name === "AbortError") return; throw e; } finally { answered = true; clearInterval(progress); }
   if (mine !== sequence || r.data.superseded) return;
   if (r.status !== 200) { showProblems([{ message: r.data.message }]); setStatus("idle", "failed"); return; }
   showOut(r.data); showProblems(r.data.problems);

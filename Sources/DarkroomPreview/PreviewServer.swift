@@ -83,8 +83,12 @@ public final class PreviewServer: Sendable {
 
     /// Starts listening on 127.0.0.1 (on `port`, or a free one) and on ::1 at the same port
     /// where the machine has IPv6; returns the page's address with its token.
+    /// How long a request may take before FlyingFox answers 500 for it: a render may run for
+    /// `limits.max_seconds`, after waiting for the page's older render to stop.
+    private var answerSeconds: Double { api.renderer.limits.maxSeconds + 60 }
+
     public func start() async throws -> String {
-        let v4 = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: api.requestedPort), timeout: 60, logger: DisabledLogger.disabled, handler: api)
+        let v4 = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: api.requestedPort), timeout: answerSeconds, logger: DisabledLogger.disabled, handler: api)
         let runV4 = Task { try await v4.run() }
         do { try await v4.waitUntilListening(timeout: 10) } catch {
             runV4.cancel()
@@ -94,7 +98,7 @@ public final class PreviewServer: Sendable {
         api.setPort(port)
         servers.withLock { $0.append(v4) }
         if let address = try? sockaddr_in6.inet6(ip6: "::1", port: port) {
-            let v6 = HTTPServer(address: address, timeout: 60, logger: DisabledLogger.disabled, handler: api)
+            let v6 = HTTPServer(address: address, timeout: answerSeconds, logger: DisabledLogger.disabled, handler: api)
             let runV6 = Task { try await v6.run() }
             if (try? await v6.waitUntilListening(timeout: 5)) != nil { servers.withLock { $0.append(v6) } } else { runV6.cancel() }
         }

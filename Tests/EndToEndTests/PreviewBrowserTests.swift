@@ -48,6 +48,16 @@ final class PreviewBrowserTests: XCTestCase {
         try withPreview(arguments: { ["--config", $0.file("config.yaml")] }) { try $0.run("assets") }
     }
 
+    /// A slow render (big image, slow filters) is under way, its strips reported; a newer edit
+    /// stops it part-way (fewer strips than its total) with a clean "superseded", and the newer
+    /// edit's picture is the one returned, the bytes `process` writes.
+    func testANewerEditCancelsTheOlderRenderInsideItsStep() throws {
+        try withPreview(arguments: { folder in
+            FileManager.default.createFile(atPath: folder.file("big.png"), contents: Data(try picture(width: 2000, height: 1500, format: .png)))
+            return [folder.file("big.png")]
+        }) { try $0.run("cancel") }
+    }
+
     func testPreviewRefusesAWatchTheConfigLacks() throws {
         let folder = try scratch()
         let result = try darkroom(["preview", "--config", folder.file("config.yaml"), "--watch", "nope"])
@@ -110,7 +120,7 @@ final class PreviewBrowserTests: XCTestCase {
 
     /// Runs `body` against `darkroom preview` on the scratch tree's image (and the arguments
     /// given), stopping it afterwards.
-    private func withPreview(arguments: (TemporaryFolder) -> [String] = { _ in [] }, _ body: (Preview) throws -> Void) throws {
+    private func withPreview(arguments: (TemporaryFolder) throws -> [String] = { _ in [] }, _ body: (Preview) throws -> Void) throws {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
             try TestEnvironment.require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) (Debian chromium, chromium-driver: scripts/install-deps.sh)")
         }
@@ -122,7 +132,7 @@ final class PreviewBrowserTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: folder.file("outlink.png"), withDestinationPath: outside.file("logo.png"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
-        process.arguments = ["preview"] + arguments(folder) + [folder.file("photo.png")]
+        process.arguments = ["preview"] + (try arguments(folder)) + [folder.file("photo.png")]
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         let out = Pipe()
         process.standardOutput = out

@@ -53,10 +53,17 @@ public struct JobRunner: Sendable {
     }
 
     /// As ``run(inputPath:watchName:outputs:seed:)``, waiting for room in `budget` as the
-    /// daemon's jobs do, and given up (nil, outputs not placed) once `shouldAbandon` says so:
-    /// the preview page drops a render that a newer edit made stale.
+    /// daemon's jobs do, and given up (nil, outputs not placed) once `cancellation` is
+    /// cancelled: between steps, and inside a step at its render's next band. The preview page
+    /// cancels a render that a newer edit made stale.
     public func run(inputPath: String, watchName: String, outputs: [OutputConfig], seed: UInt64?,
-                    budget: MemoryBudget?, shouldAbandon: () -> Bool) -> JobReport? {
+                    budget: MemoryBudget?, cancellation: Cancellation) -> JobReport? {
+        run(inputPath: inputPath, watchName: watchName, outputs: outputs, seed: seed, budget: budget,
+            shouldAbandon: { cancellation.isCancelled }, cancellation: cancellation)
+    }
+
+    private func run(inputPath: String, watchName: String, outputs: [OutputConfig], seed: UInt64?,
+                     budget: MemoryBudget?, shouldAbandon: () -> Bool, cancellation: Cancellation? = nil) -> JobReport? {
         var draft = ReportDraft(watchName: watchName, inputPath: inputPath)
         let input: InputFile
         do throws(InputFile.OpenError) {
@@ -69,19 +76,22 @@ public struct JobRunner: Sendable {
                         naming: .init(relativePath: FileIO.fileName(of: inputPath), watchName: watchName, mirrorFolders: false),
                         outputs: outputs, seed: seed, owner: nil)
         let outcome = withExtendedLifetime(input) {  // a TIFF is read from its descriptor
-            run(input: input.content, sha256: input.sha256, spec: spec, budget: budget, shouldAbandon: shouldAbandon)
+            run(input: input.content, sha256: input.sha256, spec: spec, budget: budget, shouldAbandon: shouldAbandon,
+                cancellation: cancellation)
         }
         guard case .finished(let report) = outcome else { return nil }
         return report
     }
 
     /// Processes `input`, the content of `spec.inputPath` opened once. `budget` (the daemon's)
-    /// makes the job wait for memory; `shouldAbandon` is asked between steps. `sha256` gives
+    /// makes the job wait for memory; `shouldAbandon` is asked between steps, `cancellation`
+    /// between bands too. `sha256` gives
     /// the input's hash, asked once the job is done (a file read in place is hashed meanwhile,
     /// ``ContentDigest``); a file that could not be hashed fails the job with its read error.
     func run(input: ImageInput, sha256: () throws(FileError) -> String, spec: Spec, budget: MemoryBudget?,
-             shouldAbandon: () -> Bool) -> Outcome {
-        guard case .finished(var report) = render(input: input, spec: spec, budget: budget, shouldAbandon: shouldAbandon)
+             shouldAbandon: () -> Bool, cancellation: Cancellation? = nil) -> Outcome {
+        guard case .finished(var report) = render(input: input, spec: spec, budget: budget, shouldAbandon: shouldAbandon,
+                                                  cancellation: cancellation)
         else { return .abandoned }
         do throws(FileError) {
             report.input.sha256 = try sha256()
@@ -92,7 +102,8 @@ public struct JobRunner: Sendable {
         return .finished(report)
     }
 
-    private func render(input: ImageInput, spec: Spec, budget: MemoryBudget?, shouldAbandon: () -> Bool) -> Outcome {
+    private func render(input: ImageInput, spec: Spec, budget: MemoryBudget?, shouldAbandon: () -> Bool,
+                        cancellation: Cancellation?) -> Outcome {
         var draft = ReportDraft(watchName: spec.naming.watchName, inputPath: spec.inputPath, queued: spec.queued,
                                 configSHA256: spec.configSHA256)
         draft.input.bytes = input.count
@@ -145,7 +156,7 @@ public struct JobRunner: Sendable {
             }
         }
         defer { budget?.release(estimate) }
-        let deadline = Deadline.after(seconds: limits.maxSeconds)
+        let deadline = Deadline.after(seconds: limits.maxSeconds, cancellation: cancellation)
 
         // Rendering and placing, output by output.
         for (output, estimatedPixels) in zip(plan.outputs, pixelEstimates) {
@@ -183,6 +194,8 @@ public struct JobRunner: Sendable {
                     draft.addThumbnails(of: rendered, box: box, placedAt: placed.path)
                 }
             } catch {
+                // A cancelled render's error is the cancellation, not the file's.
+                if deadline.isCancelled { return .abandoned }
                 return .finished(draft.finish(.failed, error))
             }
         }

@@ -448,6 +448,72 @@ def scenario_assets(a):
               f"{path}: the render was not refused: {status} {body[:200]!r}")
 
 
+def scenario_cancel(a):
+    """A newer edit cancels the render of an older one inside its step; the newer picture is returned.
+
+    Image 0 is big.png (2000×1500, in --scratch); edit 1 runs slow filters on it. Once its first
+    output strip is written (/api/progress), edit 2 asks for sepia: edit 1 must end superseded
+    with fewer strips written than its total, and edit 2's picture must be what `process` writes.
+    """
+    import threading
+    page = "cancel"
+    big = os.path.join(a.scratch, "big.png")
+    slow = {"steps": [{"name": "median", "enabled": True, "parameters": [{"name": "radius", "value": "10"}]},
+                      {"name": "gaussian_blur", "enabled": True, "parameters": [{"name": "radius", "value": "40"}]},
+                      {"name": "median", "enabled": True, "parameters": [{"name": "radius", "value": "10"}]}]}
+    fast = {"steps": [{"name": "sepia", "enabled": True, "parameters": [{"name": "intensity", "value": "0.5"}]}]}
+    answers = {}
+
+    def post(sequence, chain):
+        status, body = request(a.url, "/api/render", method="POST", body={
+            "page": page, "sequence": sequence, "root": "images", "path": "0", "seed": "7", "chain": chain})
+        answers[sequence] = (status, body)
+
+    older = threading.Thread(target=post, args=(1, slow))
+    older.start()
+
+    def strips_written():
+        check(older.is_alive(), f"the slow render ended before it reported a strip: {answers.get(1)}")
+        status, body = request(a.url, f"/api/progress?page={page}")
+        check(status == 200, f"/api/progress answered {status} {body[:200]!r}")
+        progress = json.loads(body)
+        return progress if progress.get("sequence") == 1 and progress.get("strips", 0) >= 1 else None
+    started = wait_until(strips_written, "the slow render never reported a strip written")
+    post(2, fast)
+    older.join(timeout=600)
+    check(not older.is_alive(), "the older render did not end")
+    status, body = answers[1]
+    answer = json.loads(body) if status == 200 else {}
+    stopped = answer.get("stopped") or {}
+    check(answer.get("superseded") is True and answer.get("id") is None and not answer.get("problems"),
+          f"the older render should end superseded, without a picture or an error: {status} {body[:300]!r}")
+    check(stopped.get("of") == started["of"] and started["strips"] <= stopped.get("strips", -1) < stopped["of"],
+          f"the older render should stop part-way (it had written {started}): stopped {stopped}")
+    status, body = answers[2]
+    newer = json.loads(body) if status == 200 else {}
+    check(newer.get("id") == 2 and not newer.get("superseded"), f"the newer edit's render: {status} {body[:300]!r}")
+    status, png = request(a.url, f"/api/picture?page={page}&id=2")
+    check(status == 200, f"the newer picture answered {status}")
+    result = darkroom(["process", "--chain", "sepia intensity=0.5", "--seed", "7", big, "-o", os.path.join(a.scratch, "cancel-process.png")], a.darkroom)
+    check(result.returncode == 0, f"darkroom process: {result.stderr}")
+    with open(os.path.join(a.scratch, "cancel-process.png"), "rb") as f:
+        check(png == f.read(), "the newer picture differs from what `darkroom process` writes")
+    status, _ = request(a.url, f"/api/picture?page={page}&id=1")
+    check(status == 404, f"the cancelled render left a picture: {status}")
+
+
+def wait_until(condition, message, timeout=300):
+    """Asks `condition()` until it gives something truthy (polling, no fixed wait); returns it."""
+    import time
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise Failure(message)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("scenario")

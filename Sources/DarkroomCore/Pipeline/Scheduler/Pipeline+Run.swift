@@ -7,8 +7,9 @@ extension Pipeline {
     /// order on the calling thread, which renders strips too while the next one is not ready.
     ///
     /// At most `concurrency + readAhead` strips are in flight, so memory depends on the width of
-    /// the image and the chain, not on its height. A decoder or encoder error, or the deadline,
-    /// stops every thread; the error is rethrown and nothing more is written.
+    /// the image and the chain, not on its height. A decoder or encoder error, the deadline or
+    /// its cancellation stops every thread at its next band; the error is rethrown and nothing
+    /// more is written.
     public func run<Sink: StripSink>(from source: any RowSource, into sink: inout Sink,
                                      executor: StripExecutor = StripExecutor(), deadline: Deadline? = nil,
                                      slots: ComputeSlots = .shared) throws -> RenderStats {
@@ -19,6 +20,7 @@ extension Pipeline {
         let run = PipelineRun(self, source: source, deadline: deadline, rgb8Sink: quantiser.takesRGB8Rows, threads: executor.concurrency)
         let table = StripTable<Sink.Quantiser.Strip>()
         let strips = run.bandCountOfOutput
+        deadline?.cancellation?.wrote(strips: 0, of: strips)
         let window = executor.concurrency + executor.readAhead
         let inPlay = executor.rendersAtOnce(for: self)
         let output = nodes.count - 1
@@ -111,8 +113,10 @@ extension Pipeline {
                 run.condition.unlock()
                 let start = Deadline.now()
                 do {
+                    try run.checkDeadline()
                     let rows = k * band..<min((k + 1) * band, size.height)
                     try sink.write(strip, rows: rows)
+                    deadline?.cancellation?.wrote(strips: k + 1, of: strips)
                 } catch {
                     run.fail(error)
                 }

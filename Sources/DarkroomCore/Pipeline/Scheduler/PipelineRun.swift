@@ -144,8 +144,12 @@ final class PipelineRun: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Asked before every band (and strip): a cancelled or late render stops within one band's
+    /// work, whatever its filters.
     func checkDeadline() throws {
-        if let deadline, deadline.hasPassed { throw PipelineError.timedOut }
+        guard let deadline else { return }
+        if deadline.isCancelled { throw PipelineError.cancelled }
+        if deadline.hasPassed { throw PipelineError.timedOut }
     }
 
     func account(_ n: Int, since start: UInt64) {
