@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 @testable import DarkroomCodecs
 import Foundation
 import XCTest

@@ -1,5 +1,5 @@
 import DarkroomCodecs
-import DarkroomCore
+@testable import DarkroomCore
 import DarkroomTestSupport
 import Foundation
 import Glibc

@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import DarkroomTestSupport
 import XCTest
 

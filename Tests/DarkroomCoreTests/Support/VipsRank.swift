@@ -1,4 +1,4 @@
-import DarkroomCore
+@testable import DarkroomCore
 import DarkroomTestSupport
 
 /// How many channel values (R, G, B) of `median radius=r` differ from `vips rank` over the same
