@@ -19,7 +19,7 @@ build: deps
 ## Build and run the daemon on the example config: drop photos into inbox/photos, see outbox/.
 demo: build
 	mkdir -p inbox/photos
-	@echo "darkroom is watching ./inbox/photos — drop a PNG or JPEG there; outputs appear in ./outbox, reports in ./reports. Ctrl-C stops."
+	@echo "darkroom is watching ./inbox/photos — drop a photo there (any format \`darkroom formats\` lists); outputs appear in ./outbox, reports in ./reports. Ctrl-C stops."
 	.build/release/darkroom run --config $(CONFIG)
 
 ## Run the whole test suite.
