@@ -71,12 +71,10 @@ public struct ClipFilter: RegionFilter {
         guard feather > 0 else {
             return KernelPlan(ClipKernel(size: input, maskSize: nil, margin: 0, path: path, rule: fillRule, outside: outside.pixel))
         }
-        // The coverage is one channel: its alpha alone is blurred, tinted back to (c, c, c, c).
-        let blur = GaussianBlur(sigma: feather / 2), h = blur.halo(alphaOnly: true)
+        let blur = GaussianBlur(sigma: feather / 2), h = blur.halo
         let mask = ClipMask(size: Size(width: input.width + 2 * h, height: input.height + 2 * h), margin: h, path: path, rule: fillRule)
         let clip = ClipKernel(size: input, maskSize: mask.outputSize, margin: h, path: path, rule: fillRule, outside: outside.pixel)
-        return KernelPlan([.init(mask, sources: [], label: "mask")]
-            + blur.steps(for: mask.outputSize, from: .step(0), first: 1, tint: Pixel(1, 1, 1, 1))
+        return KernelPlan([.init(mask, sources: [], label: "mask")] + blur.steps(for: mask.outputSize, from: .step(0), first: 1)
             + [.init(clip, sources: [.input, .step(2)], label: "clip")])
     }
 }
