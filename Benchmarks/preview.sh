@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `darkroom preview`: from a slider change to the first approximate picture and to the exact
 # picture, through HTTP, as the page does it (both renders asked for at once, each POST
-# /api/render then GET of its PNG), p50 and p95 of $CHANGES changes, each with another value;
+# /api/render then GET of its PNG; the exact request says approximateFirst, so the server runs
+# the approximate render before the exact one), p50 and p95 of $CHANGES changes, each with another value;
 # against `darkroom process` of the same chain to PNG (median of $RUNS runs). Two chains on a
 # 12 MP JPEG (4000×3000): the benchmark chain (run.sh, its crop fitted to the picture) with its
 # resize scale moving, and `sepia` alone with its intensity moving. The page opens the image
@@ -76,7 +77,7 @@ for page, (title, template, values) in enumerate((
         start = time.perf_counter()
         side = threading.Thread(target=approximate)
         side.start()
-        answer = json.loads(call("POST", "/api/render", body))
+        answer = json.loads(call("POST", "/api/render", dict(body, approximateFirst=True)))
         if answer.get("id") is None: raise SystemExit(f"render failed: {answer}")
         call("GET", f"/api/picture?page=bench{page}&id={answer['id']}")
         times.append(time.perf_counter() - start)
