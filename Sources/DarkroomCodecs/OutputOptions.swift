@@ -69,7 +69,7 @@ extension OutputOption {
         [Form(ImageFormat.writableFormats.filter(\.holdsMetadata), .boolean, default: .boolean(true))])
 
     public static let colors = OutputOption(
-        "colors", "Palette entries a frame (libimagequant builds each frame's palette).",
+        "colors", "Palette entries a frame (libimagequant builds the palettes; an animation's hold at most 255).",
         [Form([.gif], .integer(2...256), default: .integer(256))])
 
     public static let dither = OutputOption(
