@@ -206,6 +206,7 @@ public struct ImageEncoder: StripSink {
                 try CBridge.call { dr_avif_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
             }
         case .jxl:
+            DecoderThreads.registered  // libjxl's stages take helpers from the compute slots
             let layout = Self.jxlLayout(options, traits)
             quantiser = Quantiser(layout: layout)
             var c = dr_jxl_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
