@@ -115,8 +115,8 @@ void dr_ebox_across(const dr_ebox *b, const float *const *rows, int available, i
 
 /*
  * The median of each channel over the (2·radius + 1)² square for a width × height block of
- * float RGBA pixels, exact (median_histogram.c: 12-bit bins, refined among the values in the
- * median's bin): rows[k] (k < height + 2·radius) points at the pixel `radius` left of the
+ * float RGBA pixels, exact (median_histogram.c: a sliding histogram over the ranks of the
+ * block's values): rows[k] (k < height + 2·radius) points at the pixel `radius` left of the
  * block's first column in row y0 − radius + k, and holds width + 2·radius pixels. Output row j
  * starts at out + j × outStride floats. NaN counts as 0. `scratch`: dr_median_float_scratch bytes.
  */
