@@ -9,7 +9,6 @@
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "internal.h"
 
-#include <dlfcn.h>
 #include <string.h>
 
 void dr_frame_worker_init(dr_frame_worker *w, dr_frame_encode encode, void *writer) {
@@ -18,16 +17,8 @@ void dr_frame_worker_init(dr_frame_worker *w, dr_frame_encode encode, void *writ
     w->writer = writer;
 }
 
-/* OpenMP's team size for regions started on this thread, where libgomp is loaded (by
- * libimagequant); looked up rather than linked, as darkroom itself uses no OpenMP. */
-static void openmp_threads(int count) {
-    void (*set)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-    if (set != NULL) set(count);
-}
-
 static void *worker_main(void *argument) {
     dr_frame_worker *w = argument;
-    openmp_threads(1);
     w->status = w->encode(w->writer, w->buffer, w->delay_ms, w->message, sizeof w->message);
     dr_threads_give(1);
     return NULL;

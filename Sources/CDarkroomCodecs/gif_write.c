@@ -219,6 +219,9 @@ static int palette_fits(const gif_writer *w, const unsigned char *rgba, rect r) 
 /* Encodes the frame in `rgba` (the encoder's side: on the worker's thread, or the caller's). */
 static dr_status add_frame(gif_writer *w, unsigned char *rgba, int delay_ms, int animated, char *message, size_t capacity) {
     if (w->encoding != DR_OK) return w->encoding;
+    /* libimagequant's OpenMP regions run on this thread alone: it is one compute slot (the
+     * worker's) or the caller's own render thread. */
+    dr_openmp_threads(1);
     if (w->gif == NULL && start(w, animated, message, capacity) != DR_OK) return w->encoding;
     rect r = {0, 0, w->width, w->height};
     /* After the first frame of an animation only the changed rectangle is quantised and

@@ -33,6 +33,9 @@ int dr_write_at(int fd, uint64_t offset, const void *bytes, size_t n);
 /* Helper threads from the budget set with dr_set_thread_budget: up to `wanted`, maybe 0. */
 int dr_threads_take(int wanted);
 void dr_threads_give(int count);
+/* OpenMP regions started on the calling thread run on at most `count` threads (libgomp's
+ * omp_set_num_threads, where a library brought libgomp in). */
+void dr_openmp_threads(int count);
 
 /* Encodes frame buffer `buffer` (0 or 1) of `writer` (frame_worker.c). */
 typedef dr_status (*dr_frame_encode)(void *writer, int buffer, int delay_ms, char *message, size_t capacity);

@@ -45,11 +45,12 @@ extension OutputOption {
 
     public static let effort = OutputOption(
         "effort", "How hard the encoder works. WebP: 0 fastest, 6 smallest (libwebp's method). PNG: 0 rows unfiltered "
-            + "(flat graphics), 1 a filter per row and run-length matching (photos, fastest), 2 a filter per row and full deflate. "
+            + "and full deflate (flat graphics, screenshots: smallest there), 1 a filter per row and run-length matching "
+            + "(photos: fastest, as small as 2), 2 a filter per row and full deflate. "
             + "JPEG XL: 1 fastest, 9 smallest (cjxl's effort).",
         [Form([.webp], .integer(0...6), default: .integer(4)),
          Form([.jxl], .integer(1...9), default: .integer(7)),
-         Form([.png], .integer(0...2), default: .integer(2))])
+         Form([.png], .integer(0...2), default: .integer(1))])
 
     public static let speed = OutputOption(
         "speed", "libaom's speed: 0 slowest and smallest, 9 fastest.",
