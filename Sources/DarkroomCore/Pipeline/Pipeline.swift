@@ -209,9 +209,11 @@ public struct Pipeline: Sendable {
     /// The node that can take the source's 8-bit RGB rows as decoded, so they never pass
     /// through float: the source is opaque and 8-bit, has no colour program, and feeds only that
     /// node, which keeps a compact 8-bit RGB copy of it (random access) or is an
-    /// ``RGB8InputKernel``.
+    /// ``RGB8InputKernel``; or the source itself when it is the output (an empty chain, a
+    /// conversion), whose rows then go to a sink that takes 8-bit RGB as they were decoded.
     private static func rgb8Reader(_ nodes: [Node], _ source: SourceTraits) -> Int? {
         guard source.isOpaque, source.isEightBit, nodes[0].color == nil else { return nil }
+        if nodes.count == 1 { return 0 }
         let readers = Self.readers(of: 0, in: nodes)
         guard readers.count == 1, let n = readers.first else { return nil }
         switch nodes[n].producer {
@@ -224,6 +226,7 @@ public struct Pipeline: Sendable {
     /// The output node, when it is the source's 8-bit reader and can write 8-bit RGB itself
     /// (``RGB8OutputKernel``) with no colour program after it: decoder to encoder in 8 bits.
     private static func rgb8Writer(_ nodes: [Node], reader: Int?) -> Int? {
+        if reader == 0 { return 0 }  // the source is the output
         guard let reader, reader == nodes.count - 1, nodes[reader].color == nil,
               case .kernel(let kernel as any RGB8OutputKernel, _) = nodes[reader].producer,
               kernel.writesRGB8Output, kernel.isOpaque(givenOpaqueInputs: [true]) else { return nil }

@@ -31,6 +31,8 @@ struct BandSizes {
         case .randomAccess?: (directStore, rgb8Reader) = (bytesReader, nil)
         // An 8-bit reader answers its reads past the edges itself: the source's rows need no padding.
         case .kernel?: (directStore, rgb8Reader) = (nil, bytesReader)
+        // The source is the output: its bands hold 8-bit rows only for a sink that takes them.
+        case .source?: (directStore, rgb8Reader) = (nil, rgb8Sink ? bytesReader : nil)
         default: (directStore, rgb8Reader) = (nil, nil)
         }
         rgb8Writer = rgb8Sink && rgb8Reader != nil && pipeline.rgb8Writer == rgb8Reader ? rgb8Reader : nil
