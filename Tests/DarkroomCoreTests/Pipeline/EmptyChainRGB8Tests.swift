@@ -53,7 +53,7 @@ final class EmptyChainRGB8Tests: XCTestCase {
                                     bandHeight: band)
             XCTAssertEqual(pipeline.rgb8Writer, 0, "the source is the output, in 8 bits")
             var sink = BytesSink()
-            _ = try pipeline.run(from: source, into: &sink, executor: StripExecutor(concurrency: 2, bandHeight: band))
+            _ = try pipeline.run(from: source, into: &sink, executor: StripExecutor(bandHeight: band, concurrency: 2))
             XCTAssertEqual(sink.quantiser.floatStrips.current, 0, "\(width)×\(height): no strip went through float")
             XCTAssertEqual(sink.nextRow, height)
             XCTAssertTrue(sink.bytes == source.samples, "\(width)×\(height): the sink got the source's bytes exactly")
