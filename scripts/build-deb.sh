@@ -39,6 +39,12 @@ depends=$(libraries | sort -u | while read -r lib; do
 # Not a linked library: draw_text's default font (Pango finds it through fontconfig).
 depends="$depends, fonts-dejavu-core"
 
+# The formats as the binary names them (`darkroom formats --json`), folded as a control field's
+# continuation lines.
+formats=$("$binary" formats --json | /usr/bin/python3 -c 'import json, sys; print(", ".join(f["format"] for f in json.load(sys.stdin)["formats"]))')
+[[ -n $formats ]] || { echo "build-deb: $binary formats --json listed no format" >&2; exit 1; }
+description=$(fold -s -w 74 <<<"A daemon that watches folders (inotify), runs each new image ($formats) through filter chains, and writes the outputs and a JSON report per input. Runs as a systemd service with a dynamic user; darkroom status, darkroom report and a Prometheus metrics file show what it does." | sed 's/ *$//; s/^/ /')
+
 install -d "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: darkroom
@@ -50,11 +56,7 @@ Section: graphics
 Priority: optional
 Installed-Size: $(du -sk "$root" | cut -f1)
 Description: watched folders turned into image pipelines
- A daemon that watches folders (inotify), runs each new image (PNG, JPEG, TIFF,
- WebP, GIF, HEIC, AVIF, JPEG XL, camera RAW, PDF, SVG) through filter chains,
- and writes the outputs and a JSON report per input. Runs as a systemd
- service with a dynamic user; darkroom status, darkroom report and a Prometheus
- metrics file show what it does.
+$description
 CONTROL
 echo /etc/darkroom/config.yaml > "$root/DEBIAN/conffiles"
 cat > "$root/DEBIAN/postinst" <<'SCRIPT'

@@ -90,6 +90,13 @@ in_sandbox() { "$sandbox" exec "$merged" "$@"; }
 cp "$deb" "$merged/root/darkroom.deb"
 in_sandbox dpkg -i /root/darkroom.deb > "$work/dpkg.log" 2>&1 || fail "dpkg -i refused the package (missing dependencies? the cached root has: $libs): $(cat "$work/dpkg.log")"
 
+# The package's description names every format the installed binary reads (it is made from
+# `darkroom formats --json` when the package is built).
+description=$(in_sandbox dpkg-query -W -f '${Description}' darkroom | tr -s ' \n' ' ')
+for format in $(in_sandbox darkroom formats --json | /usr/bin/python3 -c 'import json, sys; print("\n".join(f["format"].replace(" ", "_") for f in json.load(sys.stdin)["formats"]))'); do
+  [[ $description == *"${format//_/ }"* ]] || fail "the package's description does not name $format: $description"
+done
+
 # The unit's PrivateUsers=yes needs a user namespace inside this one; where the machine forbids
 # nested user namespaces the service fails with 217/USER. Only then, say so and drop it here.
 # (`systemctl status` exits 3 for a unit that is not running: read it whole, then grep.)

@@ -17,6 +17,11 @@ struct DrawingAssets: AssetResolver {
         return DataAsset(identity: AssetIdentity(path: path, sha256: String(repeating: "0", count: 64)), bytes: Array(text.utf8))
     }
 
+    /// Every document is an SVG document here.
+    func graphic(at path: String) throws(ParameterError) -> GraphicAsset {
+        documents[path] == nil ? .image(try image(at: path)) : .svg(try data(at: path))
+    }
+
     static func asset(_ name: String, _ image: Image) -> any ImageAsset {
         CompactAsset(image, identity: AssetIdentity(path: name, sha256: String(repeating: "0", count: 64)), eightBit: false)
     }

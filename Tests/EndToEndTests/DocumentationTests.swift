@@ -78,6 +78,21 @@ final class DocumentationTests: XCTestCase {
         }
     }
 
+    /// The README's first paragraph, what a newcomer reads first, names every format the binary
+    /// reads (a new format shows up here, or this fails).
+    func testTheReadmeNamesEveryFormatDarkroomReads() throws {
+        let intro = try Self.read("README.md").components(separatedBy: "\n\n").dropFirst().first ?? ""
+        let listing = try darkroom(["formats", "--json"])
+        XCTAssertEqual(listing.status, 0, listing.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [String: Any]
+        let formats = try XCTUnwrap(json?["formats"] as? [[String: Any]]).compactMap { $0["format"] as? String }
+        XCTAssertGreaterThanOrEqual(formats.count, 11, listing.stdout)
+        let flat = intro.replacingOccurrences(of: "\n", with: " ")
+        for format in formats {
+            XCTAssertTrue(flat.contains(format), "README.md's first paragraph does not name \(format): \(flat)")
+        }
+    }
+
     /// The README's first config, written to a file with the logo beside it as a reader would,
     /// passes `darkroom check`.
     func testTheReadmesFirstConfigIsValid() throws {

@@ -75,31 +75,14 @@ public enum GraphicAsset: Sendable {
         case .svg(let document): document.identity
         }
     }
-
-    /// Whether `bytes` start like an SVG document: an `<svg` element before any other, after an
-    /// optional BOM, XML declaration, comments and doctype (in the first 4 KiB).
-    static func looksLikeSVG(_ bytes: some Collection<UInt8>) -> Bool {
-        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        var rest = Substring(head)
-        while true {
-            rest = rest.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-            if rest.hasPrefix("<svg") { return true }
-            let closer: String
-            if rest.hasPrefix("<?") { closer = "?>" } else if rest.hasPrefix("<!--") { closer = "-->" } else if rest.hasPrefix("<!") { closer = ">" } else { return false }
-            guard let end = rest.range(of: closer) else { return false }
-            rest = rest[end.upperBound...]
-        }
-    }
 }
 
 extension AssetResolver {
-    /// An image file or an SVG document at `path`. Resolvers without a graphic loader of their
-    /// own try the file as an image, then as an SVG document.
+    /// An image file at `path`. A resolver that reads SVG documents gives them as `.svg` itself
+    /// (the codecs' `AssetStore` tells them by content, as it tells inputs), so that there is one
+    /// rule for what an SVG is.
     public func graphic(at path: String) throws(ParameterError) -> GraphicAsset {
-        do { return .image(try image(at: path)) } catch {
-            if let document = try? data(at: path), GraphicAsset.looksLikeSVG(document.bytes) { return .svg(document) }
-            throw error
-        }
+        .image(try image(at: path))
     }
 }
 

@@ -38,6 +38,11 @@ struct TestAssets: AssetResolver {
         "logo.svg": svg,
     ]
 
+    /// `logo.svg` as an SVG document, the rest as images.
+    func graphic(at path: String) throws(ParameterError) -> GraphicAsset {
+        path.hasSuffix(".svg") ? .svg(try data(at: path)) : .image(try image(at: path))
+    }
+
     func data(at path: String) throws(ParameterError) -> DataAsset {
         guard let text = Self.data[path] else { throw ParameterError("\(path): no such file") }
         return DataAsset(identity: AssetIdentity(path: path, sha256: String(repeating: "1", count: 64)), bytes: Array(text.utf8))
