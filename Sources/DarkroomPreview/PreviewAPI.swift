@@ -202,6 +202,10 @@ final class PreviewAPI: HTTPHandler, Sendable {
         var seed: String
         /// A quick render on the screen copy, pixel parameters scaled to it, before the exact one.
         var approximate: Bool?
+        /// For the exact render: run the edit's approximate render first (starting it if its
+        /// own request has not come yet), not beside it, so that the approximate picture is
+        /// not slowed by the exact render it precedes, nor the exact one by it.
+        var approximateFirst: Bool?
     }
 
     /// The newest render of a page not yet ended, in output strips (nothing when none is).
@@ -231,22 +235,22 @@ final class PreviewAPI: HTTPHandler, Sendable {
     }
 
     private func render(_ r: RenderRequest) async throws -> HTTPResponse {
-        var input = try scope.resolve(root: r.root, path: r.path)
+        let input = try scope.resolve(root: r.root, path: r.path)
         guard let seed = UInt64(r.seed) else { throw BadRequest(message: "seed: expected a whole number from 0 to 18446744073709551615, got \"\(r.seed)\"") }
         let c = checked(r.chain)
         var answer = Rendered(superseded: false, problems: c.problems, syntax: c.syntax, yaml: c.yaml)
         guard c.problems.isEmpty, r.chain.steps.contains(where: \.enabled) else { return Self.json(answer) }
-        var factor = 1.0, page = r.page
+        let quick = r.approximate == true || r.approximateFirst == true ? approximateRender(r, input: input, seed: seed) : nil
+        let outcome: PreviewRenderer.Outcome
         if r.approximate == true {
-            guard let copy = renderer.screenCopy(of: input) else { return Self.json(answer) }
-            (input, factor, page, answer.approximate) = (copy.path, copy.factor, r.page + "~approximate", true)
+            guard let quick else { return Self.json(answer) }
+            answer.approximate = true
+            outcome = await quick.value
+        } else {
+            outcome = await renderer.render(page: r.page, sequence: r.sequence, input: input,
+                                            syntax: processSyntax(r.chain, scaledBy: 1), seed: seed, after: quick)
         }
-        // File parameters made absolute: the scratch render runs wherever the server started.
-        let syntax = r.chain.processSyntax(registry: registry) { _, parameter, value in
-            if parameter.kind.isFile { return (try? self.scope.resolve(relative: value, in: self.assetBase)) ?? value }
-            return factor == 1 ? value : Self.scaled(value, parameter: parameter, by: factor)
-        }
-        switch await renderer.render(page: page, sequence: r.sequence, input: input, syntax: syntax, seed: seed, quick: answer.approximate) {
+        switch outcome {
         case .superseded(let stopped):
             answer.superseded = true
             answer.stopped = stopped.map { Stopped(strips: $0.strips, of: $0.of) }
@@ -259,6 +263,27 @@ final class PreviewAPI: HTTPHandler, Sendable {
             answer.report = String(decoding: (try? report.jsonData()) ?? Data(), as: UTF8.self)
         }
         return Self.json(answer)
+    }
+
+    /// Edit `r`'s approximate render: on the screen copy of `input`, pixel parameters scaled
+    /// to it, shared by the edit's requests that ask for it (``PreviewRenderer/once(page:sequence:render:)``).
+    /// Nil when the input has no screen copy (the exact render then says why).
+    private func approximateRender(_ r: RenderRequest, input: String, seed: UInt64) -> Task<PreviewRenderer.Outcome, Never>? {
+        guard let copy = renderer.screenCopy(of: input) else { return nil }
+        let page = r.page + "~approximate", sequence = r.sequence, renderer = renderer
+        let syntax = processSyntax(r.chain, scaledBy: copy.factor)
+        return renderer.once(page: page, sequence: sequence) {
+            await renderer.render(page: page, sequence: sequence, input: copy.path, syntax: syntax, seed: seed, quick: true)
+        }
+    }
+
+    /// `chain` in `process` syntax, file parameters made absolute (the scratch render runs
+    /// wherever the server started) and pixel values times `factor`.
+    private func processSyntax(_ chain: ChainDraft, scaledBy factor: Double) -> String {
+        chain.processSyntax(registry: registry) { _, parameter, value in
+            if parameter.kind.isFile { return (try? self.scope.resolve(relative: value, in: self.assetBase)) ?? value }
+            return factor == 1 ? value : Self.scaled(value, parameter: parameter, by: factor)
+        }
     }
 
     /// A pixel value (a length without `%`, a whole number in px) times `factor`, for a render

@@ -325,7 +325,8 @@ async function render() {
     }
   }, 500);
   let r;
-  try { r = await api("/api/render", Object.assign(body, { signal: controller.signal })); } catch (e) { if (e.name === "AbortError") return; throw e; } finally { answered = true; clearInterval(progress); }
+  // The server renders the approximate picture first and the exact one after it, not both at once.
+  try { r = await api("/api/render", Object.assign(body, { approximateFirst: true, signal: controller.signal })); } catch (e) { if (e.name === "AbortError") return; throw e; } finally { answered = true; clearInterval(progress); }
   if (mine !== sequence || r.data.superseded) return;
   if (r.status !== 200) { showProblems([{ message: r.data.message }]); setStatus("idle", "failed"); return; }
   showOut(r.data); showProblems(r.data.problems);

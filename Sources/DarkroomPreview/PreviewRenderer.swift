@@ -21,7 +21,7 @@ final class PreviewRenderer: Sendable {
 
     init(limits: Limits, scratch: String) {
         self.limits = limits
-        self.runner = JobRunner(limits: limits)
+        self.runner = JobRunner(limits: limits, durable: false)
         self.budget = MemoryBudget(total: MemoryLimit.budget(configured: limits.maxMemory).bytes,
                                    resident: { SharedAssets.store.byteCount })
         self.scratch = scratch
@@ -37,6 +37,8 @@ final class PreviewRenderer: Sendable {
         let queue: DispatchQueue
         let edits = Locked(Edits())
         let results = Locked([Int: Data]())
+        /// Renders by edit number, for ``PreviewRenderer/once(page:sequence:render:)``.
+        let shared = Locked([Int: Task<Outcome, Never>]())
         var used = Date()
         init(page: String) { queue = DispatchQueue(label: "darkroom.preview.\(page)") }
     }
@@ -53,8 +55,11 @@ final class PreviewRenderer: Sendable {
     /// Renders `syntax` (the `process` chain) on `input` with `seed`, as page `page`'s edit
     /// number `sequence`. The PNG is kept for ``picture(page:id:)``.
     /// `quick`: the PNG is written with the fastest settings (an approximate render, never
-    /// compared with `process`).
-    func render(page: String, sequence: Int, input: String, syntax: String, seed: UInt64, quick: Bool = false) async -> Outcome {
+    /// compared with `process`). `after`: a render to wait for before this one starts (the
+    /// edit's approximate render, so that the two do not share the cores); older renders of
+    /// the page are cancelled at once all the same.
+    func render(page: String, sequence: Int, input: String, syntax: String, seed: UInt64, quick: Bool = false,
+                after: Task<Outcome, Never>? = nil) async -> Outcome {
         let lane = lane(for: page)
         let cancellation = Cancellation()
         lane.edits.withLock { edits in
@@ -63,6 +68,7 @@ final class PreviewRenderer: Sendable {
             for (older, running) in edits.pending where older < sequence { running.cancel() }
             edits.pending[sequence] = cancellation
         }
+        if let after { _ = await after.value }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             lane.queue.async { [self] in
                 defer { lane.edits.withLock { _ = $0.pending.removeValue(forKey: sequence) } }
@@ -70,6 +76,19 @@ final class PreviewRenderer: Sendable {
                 continuation.resume(returning: renderNow(lane: lane, page: page, sequence: sequence, input: input,
                                                          syntax: syntax, seed: seed, quick: quick, cancellation: cancellation))
             }
+        }
+    }
+
+    /// Page `page`'s render of edit `sequence`, started by `render` if no caller started it
+    /// yet: the page's two requests for an edit's approximate picture (its own, and its exact
+    /// one, which waits for it) share one render, whichever of them comes first.
+    func once(page: String, sequence: Int, render: @escaping @Sendable () async -> Outcome) -> Task<Outcome, Never> {
+        lane(for: page).shared.withLock { shared in
+            if let started = shared[sequence] { return started }
+            let task = Task { await render() }
+            shared[sequence] = task
+            for old in shared.keys.sorted().dropLast(4) { shared[old] = nil }
+            return task
         }
     }
 

@@ -52,10 +52,14 @@ final class PreviewBrowserTests: XCTestCase {
     /// stops it part-way (fewer strips than its total) with a clean "superseded", and the newer
     /// edit's picture is the one returned, the bytes `process` writes.
     func testANewerEditCancelsTheOlderRenderInsideItsStep() throws {
-        try withPreview(arguments: { folder in
-            FileManager.default.createFile(atPath: folder.file("big.png"), contents: Data(try picture(width: 2000, height: 1500, format: .png)))
-            return [folder.file("big.png")]
-        }) { try $0.run("cancel") }
+        try withPreview(arguments: bigImage) { try $0.run("cancel") }
+    }
+
+    /// The page asks for an edit's approximate picture and its exact one at once; the exact
+    /// render waits for the approximate one (starting it itself if need be) instead of sharing
+    /// the cores with it, and both requests get the one approximate render.
+    func testTheExactRenderWaitsForTheApproximateOneWhichBothRequestsShare() throws {
+        try withPreview(arguments: bigImage) { try $0.run("approximate") }
     }
 
     func testPreviewRefusesAWatchTheConfigLacks() throws {
@@ -66,6 +70,12 @@ final class PreviewBrowserTests: XCTestCase {
     }
 
     // MARK: harness
+
+    /// The preview's arguments for one big image, `big.png` (2000×1500), made in `folder`.
+    private func bigImage(_ folder: TemporaryFolder) throws -> [String] {
+        FileManager.default.createFile(atPath: folder.file("big.png"), contents: Data(try picture(width: 2000, height: 1500, format: .png)))
+        return [folder.file("big.png")]
+    }
 
     /// A running preview and how to run a scenario against it.
     struct Preview {

@@ -13,10 +13,15 @@ import Foundation
 public struct JobRunner: Sendable {
     public let limits: Limits
     public let executor: StripExecutor
+    /// Whether outputs are flushed to disk before they are placed. The preview's renders are
+    /// not: they are read back at once and deleted, and a flush would make every edit wait
+    /// for the disk. Placing stays atomic either way.
+    public let durable: Bool
 
-    public init(limits: Limits, executor: StripExecutor = StripExecutor()) {
+    public init(limits: Limits, executor: StripExecutor = StripExecutor(), durable: Bool = true) {
         self.limits = limits
         self.executor = executor
+        self.durable = durable
     }
 
     /// What a job makes of its input, besides the input itself.
@@ -181,12 +186,12 @@ public struct JobRunner: Sendable {
                 if let temporary {
                     try Self.writing { () throws(FileError) in
                         try AtomicFile.seal(temporary, attribute: spec.owner.map { (OutputPlacement.ownerAttribute, $0.mark) },
-                                            target: output.path)
+                                            target: output.path, durable: durable)
                     }
-                    placed = try OutputPlacement.place(.file(temporary), to: output.path, owner: spec.owner)
+                    placed = try OutputPlacement.place(.file(temporary), to: output.path, owner: spec.owner, durable: durable)
                     placedFile = true
                 } else {
-                    placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner)
+                    placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner, durable: durable)
                 }
                 draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds,
                           estimatedPixelBytes: estimatedPixels)

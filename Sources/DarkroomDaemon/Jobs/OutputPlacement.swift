@@ -35,21 +35,22 @@ enum OutputPlacement {
     }
 
     /// Writes `bytes` to `path`, or where `owner.rule` says; nil owner: replace whatever is there.
-    static func write(_ bytes: [UInt8], to path: String, owner: Owner?) throws(ReportError) -> Placed {
-        try place(.bytes(bytes), to: path, owner: owner)
+    static func write(_ bytes: [UInt8], to path: String, owner: Owner?, durable: Bool = true) throws(ReportError) -> Placed {
+        try place(.bytes(bytes), to: path, owner: owner, durable: durable)
     }
 
     /// Places `payload` at `path`, or where `owner.rule` says; nil owner: replace whatever is there.
-    static func place(_ bytes: Payload, to path: String, owner: Owner?) throws(ReportError) -> Placed {
+    /// `durable: false` leaves the folder unflushed (the rename stays atomic).
+    static func place(_ bytes: Payload, to path: String, owner: Owner?, durable: Bool = true) throws(ReportError) -> Placed {
         guard let owner else {
-            try attempt(bytes, path, .replace, nil)
+            try attempt(bytes, path, .replace, nil, durable: durable)
             return Placed(path: path)
         }
-        guard try attemptKeepingOthers(bytes, path, owner) else {
+        guard try attemptKeepingOthers(bytes, path, owner, durable: durable) else {
             let other = AtomicFile.attribute(ownerAttribute, of: path)
             switch owner.rule {
             case .overwrite:
-                try attempt(bytes, path, .replace, owner.mark)
+                try attempt(bytes, path, .replace, owner.mark, durable: durable)
                 return Placed(path: path, conflict: .init(action: .overwritten, otherInput: other.map(RawName.display)))
             case .fail:
                 throw ReportError(code: .outputExists, message:
@@ -59,7 +60,7 @@ enum OutputPlacement {
                 var n = 1
                 while true {
                     let candidate = NumberedName.candidate(path, n)
-                    if try attemptKeepingOthers(bytes, candidate, owner) {
+                    if try attemptKeepingOthers(bytes, candidate, owner, durable: durable) {
                         return Placed(path: candidate, conflict: .init(action: .numbered, otherInput: other.map(RawName.display)))
                     }
                     n += 1
@@ -70,14 +71,14 @@ enum OutputPlacement {
     }
 
     /// Writes to `path` unless another input's output is there; returns whether it wrote.
-    private static func attemptKeepingOthers(_ bytes: Payload, _ path: String, _ owner: Owner) throws(ReportError) -> Bool {
+    private static func attemptKeepingOthers(_ bytes: Payload, _ path: String, _ owner: Owner, durable: Bool) throws(ReportError) -> Bool {
         do throws(FileError) {
-            try store(bytes, path, .keepExisting, owner.mark)
+            try store(bytes, path, .keepExisting, owner.mark, durable: durable)
             return true
         } catch where error.errno == EEXIST {
             let mine = AtomicFile.attribute(ownerAttribute, of: path) == owner.mark || owner.previousOutputs.contains(path)
             guard mine else { return false }
-            try attempt(bytes, path, .replace, owner.mark)
+            try attempt(bytes, path, .replace, owner.mark, durable: durable)
             return true
         } catch {
             throw ReportError(code: .writeFailed, message: error.description)
@@ -85,9 +86,9 @@ enum OutputPlacement {
     }
 
     private static func attempt(_ bytes: Payload, _ path: String, _ placement: AtomicFile.Placement,
-                                _ mark: String?) throws(ReportError) {
+                                _ mark: String?, durable: Bool) throws(ReportError) {
         do throws(FileError) {
-            try store(bytes, path, placement, mark)
+            try store(bytes, path, placement, mark, durable: durable)
         } catch {
             throw ReportError(code: .writeFailed, message: error.description)
         }
@@ -97,13 +98,13 @@ enum OutputPlacement {
     /// renamed (it stays for the next try when the name is taken; its attribute was set when
     /// it was sealed).
     private static func store(_ bytes: Payload, _ path: String, _ placement: AtomicFile.Placement,
-                              _ mark: String?) throws(FileError) {
+                              _ mark: String?, durable: Bool) throws(FileError) {
         switch bytes {
         case .bytes(let data):
-            try AtomicFile.write(data, to: path, placement: placement, attribute: mark.map { (ownerAttribute, $0) })
+            try AtomicFile.write(data, to: path, placement: placement, attribute: mark.map { (ownerAttribute, $0) }, durable: durable)
         case .file(let file):
             try AtomicFile.place(file.path, at: path, placement)
-            AtomicFile.syncDirectory(file.folder)
+            if durable { AtomicFile.syncDirectory(file.folder) }
         }
     }
 }

@@ -74,8 +74,8 @@ public struct JobReport: Codable, Sendable, Equatable {
         public var bytes: Int
         /// Lowercase hex; nil when the file could not be read.
         public var sha256: String?
-        /// `png`, `jpeg`, `tiff`, `webp`, `gif`, `heif` or `avif` when recognised: by the content, never
-        /// by the name (a name that says otherwise is named in `warning`).
+        /// The format's name as `darkroom formats` lists it (`jpeg`, `png`, … `svg`) when recognised:
+        /// by the content, never by the name (a name that says otherwise is named in `warning`).
         public var format: String?
         public var width: Int?
         public var height: Int?

@@ -84,11 +84,12 @@ public enum AtomicFile {
     }
 
     /// Makes a filled temporary file ready to be placed: readable by others, its attribute
-    /// set, flushed to disk and closed.
-    static func seal(_ file: Temporary, attribute: (name: String, value: String)?, target: String) throws(FileError) {
+    /// set, flushed to disk (unless not `durable`) and closed.
+    static func seal(_ file: Temporary, attribute: (name: String, value: String)?, target: String,
+                     durable: Bool = true) throws(FileError) {
         fchmod(file.descriptor, 0o644)
         if let attribute { setAttribute(file.descriptor, attribute.name, attribute.value) }
-        guard fsync(file.descriptor) == 0 else { throw FileError("write", target, errno: errno) }
+        guard !durable || fsync(file.descriptor) == 0 else { throw FileError("write", target, errno: errno) }
         guard file.close() == 0 else { throw FileError("write", target, errno: errno) }
     }
 

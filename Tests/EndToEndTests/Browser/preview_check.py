@@ -502,6 +502,51 @@ def scenario_cancel(a):
     check(status == 404, f"the cancelled render left a picture: {status}")
 
 
+def png_size(data):
+    """(width, height) from a PNG's IHDR."""
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", f"not a PNG: {data[:16]!r}")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def scenario_approximate(a):
+    """The exact render of an edit waits for the edit's approximate render, which both requests share.
+
+    Image 0 is big.png (2000×1500, in --scratch). The exact request alone, with approximateFirst,
+    must leave the approximate picture of its edit (screen size, 1024×768) rendered before the
+    exact render started; the approximate request sent afterwards must answer with that same
+    render (the same report), not render again; and the exact picture is what `process` writes.
+    """
+    page = "approximate"
+    big = os.path.join(a.scratch, "big.png")
+    chain = {"steps": [{"name": "sepia", "enabled": True, "parameters": [{"name": "intensity", "value": "0.7"}]}]}
+    body = {"page": page, "sequence": 1, "root": "images", "path": "0", "seed": "3", "chain": chain}
+    status, raw = request(a.url, "/api/render", method="POST", body=dict(body, approximateFirst=True))
+    exact = json.loads(raw) if status == 200 else {}
+    check(exact.get("id") == 1 and not exact.get("approximate") and not exact.get("superseded"),
+          f"the exact render: {status} {raw[:300]!r}")
+    status, png = request(a.url, f"/api/picture?page={page}~approximate&id=1")
+    check(status == 200, f"the exact request left no approximate picture of its edit: {status}")
+    check(png_size(png) == (1024, 768), f"the approximate picture is {png_size(png)}, not the screen copy's 1024×768")
+    status, raw = request(a.url, "/api/render", method="POST", body=dict(body, approximate=True))
+    quick = json.loads(raw) if status == 200 else {}
+    check(quick.get("id") == 1 and quick.get("approximate") is True, f"the approximate request: {status} {raw[:300]!r}")
+    status, raw = request(a.url, "/api/render", method="POST", body=dict(body, approximate=True))
+    again = json.loads(raw) if status == 200 else {}
+    check(json.loads(again.get("report") or "{}") == json.loads(quick["report"]),
+          "asked twice, the approximate render ran twice (the reports differ)")
+    quick_timings, exact_timings = json.loads(quick["report"])["timings"], json.loads(exact["report"])["timings"]
+    # Reports write UTC times with milliseconds in one form: as strings they sort as times do.
+    check(quick_timings["finished"] <= exact_timings["started"],
+          f"the approximate render ({quick_timings}) did not end before the exact one started ({exact_timings})")
+    status, png = request(a.url, f"/api/picture?page={page}&id=1")
+    check(status == 200 and png_size(png) == (2000, 1500), f"the exact picture: {status}")
+    out = os.path.join(a.scratch, "approximate-process.png")
+    result = darkroom(["process", "--chain", "sepia intensity=0.7", "--seed", "3", big, "-o", out], a.darkroom)
+    check(result.returncode == 0, f"darkroom process: {result.stderr}")
+    with open(out, "rb") as f:
+        check(png == f.read(), "the exact picture differs from what `darkroom process` writes")
+
+
 def wait_until(condition, message, timeout=300):
     """Asks `condition()` until it gives something truthy (polling, no fixed wait); returns it."""
     import time
