@@ -7,7 +7,7 @@
 #   webp resize — the same 100 frames as an animated lossy WebP, resized to 400 px and written
 #                 as animated WebP Q75 by both (`vips thumbnail … [Q=75]`)
 # Prints medians, darkroom's ratios and the output files' sizes. RUNS (default 3) runs each.
-# darkroom's GIF job takes about 2 s a frame under load: --max-seconds lifts process's 120-s limit.
+# --max-seconds lifts process's 120-s limit for the GIF job on a loaded machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}

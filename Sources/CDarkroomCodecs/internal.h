@@ -1,6 +1,7 @@
 #ifndef DARKROOM_CODECS_INTERNAL_H
 #define DARKROOM_CODECS_INTERNAL_H
 
+#include <pthread.h>
 #include "include/darkroom_codecs.h"
 
 /* Writes a printf-style message into the caller's buffer (always NUL-terminated). */
@@ -32,6 +33,35 @@ int dr_write_at(int fd, uint64_t offset, const void *bytes, size_t n);
 /* Helper threads from the budget set with dr_set_thread_budget: up to `wanted`, maybe 0. */
 int dr_threads_take(int wanted);
 void dr_threads_give(int count);
+/* OpenMP regions started on the calling thread run on at most `count` threads (libgomp's
+ * omp_set_num_threads, where a library brought libgomp in). */
+void dr_openmp_threads(int count);
+
+/* Encodes frame buffer `buffer` (0 or 1) of `writer` (frame_worker.c). */
+typedef dr_status (*dr_frame_encode)(void *writer, int buffer, int delay_ms, char *message, size_t capacity);
+
+/* An animated writer's frames encoded on a thread of their own while the caller fills the
+ * writer's other buffer, when the compute slots grant one (else on the caller's thread). */
+typedef struct {
+    dr_frame_encode encode;
+    void *writer;
+    pthread_t thread;
+    int running; /* `thread` is encoding `buffer` */
+    int buffer, delay_ms;
+    dr_status status;
+    char message[256];
+} dr_frame_worker;
+
+void dr_frame_worker_init(dr_frame_worker *worker, dr_frame_encode encode, void *writer);
+
+/* Waits for the frame started before (if any) to be encoded, then encodes `buffer`: on a
+ * thread, returning DR_OK at once, or here. A failure of the frame before is returned instead,
+ * its message in `message`. */
+dr_status dr_frame_worker_start(dr_frame_worker *worker, int buffer, int delay_ms, char *message, size_t capacity);
+
+/* Waits for the frame being encoded, if any: its status, its message in `message`. Called before
+ * the writer finishes or is closed. */
+dr_status dr_frame_worker_wait(dr_frame_worker *worker, char *message, size_t capacity);
 
 /* Copies up to the info's EXIF capacity from a TIFF stream. */
 void dr_info_store_exif(dr_info *info, const unsigned char *tiff, size_t length);
@@ -278,6 +308,29 @@ typedef struct {
  * they use more than 256 colours. */
 int dr_palette_index(const unsigned char *pixels, size_t count, int channels, dr_palette *palette,
                      unsigned char *indices);
+
+/* A palette's opaque entries, to measure how well it serves other pixels (palette_fit.c). */
+typedef struct {
+    int r[264], g[264], b[264]; /* `padded` entries: the `count` opaque ones, then copies of the first */
+    int count, padded;
+    int has_transparent;        /* the palette holds an entry for transparent pixels */
+} dr_palette_fit;
+
+/* How far a sample of pixels lies from a palette: the mean and the largest squared RGB distance
+ * (0 ... 3 * 255²) from an opaque pixel to its nearest entry; `transparent_missing` when a pixel
+ * sampled is transparent (alpha < 128) and the palette has no entry for it. */
+typedef struct {
+    double mean;
+    int max;
+    int transparent_missing;
+} dr_palette_error;
+
+void dr_palette_fit_set(dr_palette_fit *fit, const unsigned char (*rgba)[4], int count);
+
+/* The error of `fit` on the w×h rectangle at (x0, y0) of straight RGBA pixels `width` wide,
+ * sampled on a grid of about 8192 points. */
+dr_palette_error dr_palette_fit_error(const dr_palette_fit *fit, const unsigned char *rgba, int width, int x0, int y0,
+                                      int w, int h);
 
 /* Copies `length` bytes into a fresh block at *to (left alone when *to is set already or memory
  * runs out). */

@@ -29,7 +29,6 @@
 #include "raw_handle.h"
 #include "tiff_io.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,20 +284,6 @@ static int open_preview(raw_reader *r, libraw_data_t *lr, const dr_read_options 
     return 0;
 }
 
-/* omp_set_num_threads of the libgomp libraw brought in (looked up rather than linked: the
- * toolchain's linker does not see GCC's libgomp.so). */
-static void set_openmp_threads(int n) {
-    static void (*set)(int);
-    static int looked;
-    if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
-        void (*found)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-        __atomic_store_n(&set, found, __ATOMIC_RELAXED);
-        __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
-    }
-    void (*f)(int) = __atomic_load_n(&set, __ATOMIC_RELAXED);
-    if (f != NULL) f(n);
-}
-
 /* Unpacks and develops the raw data into r->image, within the thread budget. */
 static dr_status develop(raw_reader *r, libraw_data_t *lr, const dr_read_options *options, raw_progress *progress,
                          char *message, size_t capacity) {
@@ -316,7 +301,7 @@ static dr_status develop(raw_reader *r, libraw_data_t *lr, const dr_read_options
     if (progress->end_of_data) return raw_failure(LIBRAW_IO_ERROR, progress, "unpack", message, capacity);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int helpers = dr_threads_take(cores > 1 ? (int)cores - 1 : 0);
-    set_openmp_threads(1 + helpers);
+    dr_openmp_threads(1 + helpers);
     code = libraw_dcraw_process(lr);
     dr_threads_give(helpers);
     if (code != LIBRAW_SUCCESS) return raw_failure(code, progress, "develop", message, capacity);

@@ -3,7 +3,8 @@
  * vector_document.c), a band of rows at a time, so memory is one band whatever the page's
  * size. A PDF page is opaque (painted on white, as paper, as pdftoppm and vips pdfload do); an
  * SVG keeps its transparent background as alpha. The pixel limit is checked on the page's size
- * at its DPI before anything is rendered.
+ * at its DPI before anything is rendered. The document is parsed once for an input: the header
+ * keeps it (dr_document_open) and lends it to each reader in turn (dr_read_options.document).
  */
 #include "internal.h"
 
@@ -23,9 +24,19 @@ static int band_rows(int width, int height) {
     return rows > height ? height : (int)rows;
 }
 
+/* A PDF or SVG parsed once, with every page's size, for the header and every reader of it. */
+struct dr_document {
+    int format;
+    size_t length; /* of the bytes it was parsed from */
+    dr_vector_document *vector;
+    int pages;
+    double *page_sizes; /* `pages` pairs, in points */
+};
+
 typedef struct {
     dr_reader base; /* first: the generic reader */
-    dr_vector_document *document;
+    dr_document *document; /* lent by the caller (dr_read_options.document), or `own` */
+    dr_document *own;      /* parsed by this reader, closed with it */
     int page, render_width, render_height, crop_x, crop_y, next_row;
     uint32_t *band;
     int band_capacity, band_first, band_count;
@@ -63,55 +74,103 @@ static int pdf_complete(const unsigned char *bytes, size_t length) {
     return 0;
 }
 
-/* Opens the document and fills `info`: every page's size, and page `page` at `dpi`. */
-static dr_status describe(const unsigned char *bytes, size_t length, int page, double dpi, uint64_t deadline_ns,
-                          dr_info *info, dr_vector_document **out, char *message, size_t capacity) {
+void dr_document_close(dr_document *document) {
+    if (document == NULL) return;
+    dr_vector_close(document->vector);
+    free(document->page_sizes);
+    free(document);
+}
+
+/* Parses the bytes and reads every page's size; stops with DR_CANCELLED after `deadline_ns` (0: never). */
+static dr_status document_open(const unsigned char *bytes, size_t length, uint64_t deadline_ns, dr_document **out,
+                               char *message, size_t capacity) {
+    *out = NULL;
     int format = dr_sniff(bytes, length);
+    if (format != DR_FORMAT_PDF && format != DR_FORMAT_SVG) {
+        dr_set_message(message, capacity, "neither a PDF nor an SVG");
+        return DR_NOT_AN_IMAGE;
+    }
     if (format == DR_FORMAT_PDF && !pdf_complete(bytes, length)) {
         dr_set_message(message, capacity, "PDF data ends early: no %%%%EOF at its end (truncated file?)");
         return DR_TRUNCATED;
     }
-    int reason = dr_vector_open(format == DR_FORMAT_PDF ? DR_VECTOR_PDF : DR_VECTOR_SVG, bytes, length, out, message, capacity);
-    if (reason != 0) return open_error(reason, format, message, capacity);
-    int pages = dr_vector_page_count(*out);
-    info->format = format;
-    info->pages = pages;
-    info->page_sizes = malloc(sizeof(double) * 2 * (size_t)pages);
-    if (info->page_sizes == NULL) return DR_OUT_OF_MEMORY;
-    for (int i = 0; i < pages; i++) {
+    dr_document *d = calloc(1, sizeof *d);
+    if (d == NULL) return DR_OUT_OF_MEMORY;
+    d->format = format;
+    d->length = length;
+    int reason = dr_vector_open(format == DR_FORMAT_PDF ? DR_VECTOR_PDF : DR_VECTOR_SVG, bytes, length, &d->vector, message, capacity);
+    dr_status status = reason != 0 ? open_error(reason, format, message, capacity) : DR_OK;
+    if (status == DR_OK) {
+        d->pages = dr_vector_page_count(d->vector);
+        d->page_sizes = malloc(sizeof(double) * 2 * (size_t)d->pages);
+        if (d->page_sizes == NULL) status = DR_OUT_OF_MEMORY;
+    }
+    for (int i = 0; status == DR_OK && i < d->pages; i++) {
         if (deadline_ns && (i & 63) == 0 && dr_monotonic_ns() > deadline_ns) {
             dr_set_message(message, capacity, "reading the PDF's pages ran past the time limit");
-            return DR_CANCELLED;
+            status = DR_CANCELLED;
+        } else if (dr_vector_page_size(d->vector, i + 1, &d->page_sizes[2 * i], &d->page_sizes[2 * i + 1], message, capacity) != 0) {
+            status = format == DR_FORMAT_PDF ? DR_CORRUPT : DR_UNSUPPORTED;
         }
-        if (dr_vector_page_size(*out, i + 1, &info->page_sizes[2 * i], &info->page_sizes[2 * i + 1], message, capacity) != 0)
-            return format == DR_FORMAT_PDF ? DR_CORRUPT : DR_UNSUPPORTED;
     }
-    if (page < 1 || page > pages) {
-        dr_set_message(message, capacity, "page %d asked for; the %s has %d", page, format == DR_FORMAT_PDF ? "PDF" : "SVG",
-                       pages);
+    if (status != DR_OK) {
+        dr_document_close(d);
+        return status;
+    }
+    *out = d;
+    return DR_OK;
+}
+
+/* Fills `info` from the document: every page's size, and page `page` at `dpi`. */
+static dr_status describe(const dr_document *d, int page, double dpi, dr_info *info, char *message, size_t capacity) {
+    info->format = d->format;
+    info->pages = d->pages;
+    info->page_sizes = malloc(sizeof(double) * 2 * (size_t)d->pages);
+    if (info->page_sizes == NULL) return DR_OUT_OF_MEMORY;
+    memcpy(info->page_sizes, d->page_sizes, sizeof(double) * 2 * (size_t)d->pages);
+    if (page < 1 || page > d->pages) {
+        dr_set_message(message, capacity, "page %d asked for; the %s has %d", page, d->format == DR_FORMAT_PDF ? "PDF" : "SVG",
+                       d->pages);
         return DR_UNSUPPORTED;
     }
-    double w = rint(info->page_sizes[2 * (page - 1)] * dpi / 72.0), h = rint(info->page_sizes[2 * (page - 1) + 1] * dpi / 72.0);
+    double w = rint(d->page_sizes[2 * (page - 1)] * dpi / 72.0), h = rint(d->page_sizes[2 * (page - 1) + 1] * dpi / 72.0);
     /* Clamped before the int conversion; the pixel limit refuses anything near it. */
     info->width = w < 1 ? 1 : w > 1e9 ? 1000000000 : (int)w;
     info->height = h < 1 ? 1 : h > 1e9 ? 1000000000 : (int)h;
-    info->has_alpha = format == DR_FORMAT_SVG;
+    info->has_alpha = d->format == DR_FORMAT_SVG;
     info->channels = info->has_alpha ? 4 : 3;
     info->bit_depth = 8;
     info->color_space = DR_SPACE_RGB;
     return DR_OK;
 }
 
+dr_status dr_document_open(const unsigned char *bytes, size_t length, dr_info *info, dr_document **document,
+                           char *message, size_t capacity) {
+    dr_info_reset(info);
+    dr_status status = document_open(bytes, length, 0, document, message, capacity);
+    if (status == DR_OK) status = describe(*document, 1, DR_DEFAULT_DPI, info, message, capacity);
+    if (status != DR_OK) {
+        dr_document_close(*document);
+        *document = NULL;
+    }
+    return status;
+}
+
+dr_status dr_document_info(const dr_document *document, dr_info *info, char *message, size_t capacity) {
+    dr_info_reset(info);
+    return describe(document, 1, DR_DEFAULT_DPI, info, message, capacity);
+}
+
 dr_status dr_vector_read_info(const unsigned char *bytes, size_t length, dr_info *info, char *message, size_t capacity) {
-    dr_vector_document *document = NULL;
-    dr_status status = describe(bytes, length, 1, DR_DEFAULT_DPI, 0, info, &document, message, capacity);
-    dr_vector_close(document);
+    dr_document *document = NULL;
+    dr_status status = dr_document_open(bytes, length, info, &document, message, capacity);
+    dr_document_close(document);
     return status;
 }
 
 static void vector_reader_close(dr_reader *base) {
     vector_reader *r = (vector_reader *)base;
-    dr_vector_close(r->document);
+    dr_document_close(r->own);
     free(r->band);
     free(r);
 }
@@ -152,7 +211,7 @@ static dr_status vector_read_rows(dr_reader *base, unsigned char *rows, size_t s
                 return DR_CANCELLED;
             }
             int n = r->render_height - y < r->band_capacity ? r->render_height - y : r->band_capacity;
-            if (dr_vector_render_band(r->document, r->page, r->render_width, r->render_height, y, n, r->band,
+            if (dr_vector_render_band(r->document->vector, r->page, r->render_width, r->render_height, y, n, r->band,
                                       (size_t)r->render_width * 4, message, capacity) != 0)
                 return DR_CORRUPT;
             r->band_first = y;
@@ -177,7 +236,14 @@ dr_status dr_vector_reader_open(const unsigned char *bytes, size_t length, const
     r->base.bytes = bytes;
     r->deadline_ns = options->deadline_ns;
     r->page = page;
-    dr_status status = describe(bytes, length, page, dpi, options->deadline_ns, info, &r->document, message, capacity);
+    /* A lent document of other bytes (a caller's mistake) is not used: these are parsed. */
+    r->document = options->document != NULL && options->document->length == length ? options->document : NULL;
+    dr_status status = DR_OK;
+    if (r->document == NULL) {
+        status = document_open(bytes, length, options->deadline_ns, &r->own, message, capacity);
+        r->document = r->own;
+    }
+    if (status == DR_OK) status = describe(r->document, page, dpi, info, message, capacity);
     if (status == DR_OK && !dr_fits(info, options->max_pixels)) status = dr_too_large(info, options->max_pixels, message, capacity);
     if (status == DR_OK) {
         r->render_width = options->render_width > 0 ? options->render_width : info->width;

@@ -1,8 +1,11 @@
 /*
- * Animated WebP output through libwebpmux's WebPAnimEncoder: each frame's rows go into one ARGB
+ * Animated WebP output through libwebpmux's WebPAnimEncoder: each frame's rows go into an ARGB
  * picture, which the encoder takes when the frame ends (it keeps the previous canvas and its
- * candidate sub-frames, not the frames); the animation is assembled at finish, its loop count
- * in the ANIM chunk, then the ICCP, EXIF and XMP chunks added.
+ * candidate sub-frames, not the frames), on a thread of its own while the next frame's rows go
+ * into the other picture (frame_worker.c); the animation is assembled at finish, its loop count
+ * in the ANIM chunk, then the ICCP, EXIF and XMP chunks added. Options as libvips' webpsave
+ * sets them: WebPAnimEncoder's defaults (no key frames forced, lossy or lossless, not mixed),
+ * so each frame is encoded once, to its changed rectangle.
  */
 #include "internal.h"
 
@@ -15,7 +18,10 @@
 typedef struct {
     dr_writer base; /* first: the generic writer */
     WebPAnimEncoder *encoder;
-    WebPPicture picture;
+    WebPPicture picture[2]; /* the frame being written, and the one being encoded */
+    int current;            /* the picture rows go into */
+    int timestamps[2];      /* each picture's start, in milliseconds */
+    dr_frame_worker worker;
     WebPConfig config;
     int channels, written, frames, timestamp;
     dr_status status;
@@ -26,8 +32,11 @@ typedef struct {
 
 static void anim_close(dr_writer *base) {
     anim_writer *w = (anim_writer *)base;
+    char ignored[8];
+    dr_frame_worker_wait(&w->worker, ignored, sizeof ignored);
     if (w->encoder != NULL) WebPAnimEncoderDelete(w->encoder);
-    WebPPictureFree(&w->picture);
+    WebPPictureFree(&w->picture[0]);
+    WebPPictureFree(&w->picture[1]);
     dr_metadata_free(&w->metadata);
     free(w->icc);
     free(w);
@@ -55,24 +64,45 @@ static dr_status anim_write_rows(dr_writer *base, const unsigned char *rows, siz
                                  size_t capacity) {
     anim_writer *w = (anim_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written + count > w->picture.height) return failed(w, message, capacity, DR_ENCODE_FAILED, "more rows than a frame has");
-    dr_webp_pack_argb(&w->picture, w->written, rows, stride, count, w->channels);
+    WebPPicture *picture = &w->picture[w->current];
+    if (w->written + count > picture->height) return failed(w, message, capacity, DR_ENCODE_FAILED, "more rows than a frame has");
+    dr_webp_pack_argb(picture, w->written, rows, stride, count, w->channels);
     w->written += count;
+    return DR_OK;
+}
+
+/* Hands picture `buffer` to the encoder (on the worker's thread, or the caller's). */
+static dr_status encode_frame(void *writer, int buffer, int delay_ms, char *message, size_t capacity) {
+    anim_writer *w = writer;
+    (void)delay_ms; /* its timestamp is the picture's */
+    WebPPicture *picture = &w->picture[buffer];
+    if (!WebPAnimEncoderAdd(w->encoder, picture, w->timestamps[buffer], &w->config)) {
+        dr_set_message(message, capacity, "WebP: %s", WebPAnimEncoderGetError(w->encoder));
+        return picture->error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? DR_OUT_OF_MEMORY : DR_ENCODE_FAILED;
+    }
     return DR_OK;
 }
 
 static dr_status anim_end_frame(dr_writer *base, int delay_ms, char *message, size_t capacity) {
     anim_writer *w = (anim_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written != w->picture.height) return failed(w, message, capacity, DR_ENCODE_FAILED, "a frame ended before its last row");
-    if (!WebPAnimEncoderAdd(w->encoder, &w->picture, w->timestamp, &w->config)) {
-        dr_set_message(message, capacity, "WebP: %s", WebPAnimEncoderGetError(w->encoder));
-        return w->status = w->picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? DR_OUT_OF_MEMORY : DR_ENCODE_FAILED;
+    if (w->written != w->picture[w->current].height)
+        return failed(w, message, capacity, DR_ENCODE_FAILED, "a frame ended before its last row");
+    if (w->picture[1].argb == NULL) {
+        w->picture[1].use_argb = 1;
+        w->picture[1].width = w->picture[0].width;
+        w->picture[1].height = w->picture[0].height;
+        if (!WebPPictureAlloc(&w->picture[1])) return failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory for a second frame");
     }
+    int buffer = w->current;
+    w->timestamps[buffer] = w->timestamp;
     w->timestamp += delay_ms < 0 ? 0 : delay_ms;
+    w->current ^= 1;
     w->written = 0;
     w->frames++;
-    return DR_OK;
+    dr_status status = dr_frame_worker_start(&w->worker, buffer, delay_ms, message, capacity);
+    if (status != DR_OK) w->status = status;
+    return status;
 }
 
 static dr_status anim_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
@@ -82,12 +112,15 @@ static dr_status anim_finish(dr_writer *base, dr_buffer *out, char *message, siz
     /* A still image written to an animated writer is one frame. */
     if (w->frames == 0 && anim_end_frame(base, 100, message, capacity) != DR_OK) return w->status;
     if (w->written != 0) return failed(w, message, capacity, DR_ENCODE_FAILED, "the last frame is incomplete");
+    dr_status status = dr_frame_worker_wait(&w->worker, message, capacity);
+    if (status != DR_OK) return w->status = status;
     WebPData data = {NULL, 0};
     if (!WebPAnimEncoderAdd(w->encoder, NULL, w->timestamp, NULL) || !WebPAnimEncoderAssemble(w->encoder, &data)) {
         dr_set_message(message, capacity, "WebP: %s", WebPAnimEncoderGetError(w->encoder));
         return w->status = DR_ENCODE_FAILED;
     }
-    WebPPictureFree(&w->picture);
+    WebPPictureFree(&w->picture[0]);
+    WebPPictureFree(&w->picture[1]);
     int ok = dr_webp_add_chunks(&data, w->icc, w->icc_length, &w->metadata, out);
     WebPDataClear(&data);
     if (!ok) {
@@ -109,7 +142,9 @@ dr_status dr_webp_anim_writer_open(int width, int height, const dr_webp_write_op
     w->base.close = anim_close;
     w->channels = options->channels == 4 ? 4 : 3;
     WebPAnimEncoderOptions encoder_options;
-    if (!WebPPictureInit(&w->picture) || !WebPConfigInit(&w->config) || !WebPAnimEncoderOptionsInit(&encoder_options)) {
+    dr_frame_worker_init(&w->worker, encode_frame, w);
+    if (!WebPPictureInit(&w->picture[0]) || !WebPPictureInit(&w->picture[1]) || !WebPConfigInit(&w->config) ||
+        !WebPAnimEncoderOptionsInit(&encoder_options)) {
         free(w);
         dr_set_message(message, capacity, "WebP: libwebp version mismatch");
         return DR_ENCODE_FAILED;
@@ -120,11 +155,11 @@ dr_status dr_webp_anim_writer_open(int width, int height, const dr_webp_write_op
     w->config.exact = options->lossless ? 1 : 0;
     encoder_options.anim_params.loop_count = options->loop_count < 0 ? 0 : options->loop_count;
     encoder_options.allow_mixed = 0;
-    w->picture.use_argb = 1;
-    w->picture.width = width;
-    w->picture.height = height;
-    if (!WebPValidateConfig(&w->config) || !WebPPictureAlloc(&w->picture)) {
-        WebPPictureFree(&w->picture);
+    w->picture[0].use_argb = 1;
+    w->picture[0].width = width;
+    w->picture[0].height = height;
+    if (!WebPValidateConfig(&w->config) || !WebPPictureAlloc(&w->picture[0])) {
+        WebPPictureFree(&w->picture[0]);
         free(w);
         dr_set_message(message, capacity, "out of memory for a %d×%d WebP frame", width, height);
         return DR_OUT_OF_MEMORY;

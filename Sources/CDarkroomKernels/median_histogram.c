@@ -1,17 +1,16 @@
 /*
  * The median of each channel over a square, for float RGBA rows whatever they hold (after a
- * colour step, a resize, a 16-bit source): Huang's sliding histogram on 12-bit bins, exact.
+ * colour step, a resize, a 16-bit source): Huang's sliding histogram over the ranks of the
+ * values, exact.
  *
- * Each value falls in one of 4096 bins, linear over the range the channel spans in the region
- * (so values past 0…1 and narrow ranges are resolved as finely as any), and the bin holding the
- * median is found from counts alone; the median itself is then picked among the window's
- * values in that bin, compared as floats (an exact refinement: the output is one of the
- * window's values, the one a sort would put in the middle). A step along the row moves
- * 2·side values in and out of the counts whatever the radius, and the median's bin moves from
- * where it was, a 64-bin group at a time across groups. Where the median's bin holds one value
- * its value is the bin's sum of sort keys, kept with the counts; otherwise the window's rows
- * are compared with the bin eight bins at a time (SSE2) and only the matches are sorted. A
- * channel with one value over the whole region (an opaque alpha) is written as that value.
+ * The values a channel takes in a block of CHUNK columns are sorted once (a radix sort of their
+ * order keys) and each is replaced by its rank among the distinct ones, so a histogram bin
+ * holds one value: the median's bin, found from counts alone, is the median (no refinement,
+ * whatever the values, infinities and ±3e38 included). A step along the row moves 2·side
+ * counts whatever the radius; the median's bin moves from where it was to the next occupied
+ * bin, 8 or 16 bins a load (SSE2) over the empty ones between the window's values; counts are
+ * bytes while a window holds at most 255 values. A channel with one value over the whole
+ * block (an opaque alpha) is written as that value.
  */
 #include "include/darkroom_kernels.h"
 
@@ -20,7 +19,9 @@
 #include <emmintrin.h>
 #endif
 
-enum { BINS = 4096, GROUP = 64, LANES = 8 };
+/* Columns a block: its values' ranks few and its histogram small (the walk between the window's
+ * values short); DIGIT: bits a radix pass. */
+enum { CHUNK = 64, DIGIT = 11, PAD = 8 };
 
 /* Float bits mapped to unsigned integers of the same order (negative values reversed). */
 static inline uint32_t order_key(float f) {
@@ -36,154 +37,150 @@ static inline float key_value(uint32_t k) {
     return f;
 }
 
-/* Monotone in the value (a rounded subtraction and product never reverse an order), so the
- * median's bin holds the median. */
-static inline uint16_t bin_of(float v, float lo, float scale, int top) {
-    const float t = (v - lo) * scale;
-    if (!(t > 0)) return 0;
-    if (t >= top) return (uint16_t)top;
-    return (uint16_t)(t + 0.5f);
-}
-
-/* A bin: its count in the top 16 bits, the sum of its values' sort keys below (a window holds
- * at most 441 keys of 32 bits, so no sum of bins, however many, carries into the counts). */
-typedef uint64_t bin;
-#define ONE ((uint64_t)1 << 48)
-#define COUNT(b) ((int)((b) >> 48))
-
-/* How many of the window's values lie in the GROUP bins from `first`. */
-static inline int group_count(const bin *hist, int first) {
-    uint64_t total = 0;
-    for (int j = 0; j < GROUP; j++) total += hist[first + j];
-    return COUNT(total);
-}
-
 size_t dr_median_float_scratch(int radius, int width, int height) {
-    const size_t side = 2 * (size_t)radius + 1;
-    return BINS * sizeof(bin) + ((size_t)width + side) * ((size_t)height + side) * (sizeof(uint16_t) + sizeof(uint32_t))
-        + LANES * sizeof(uint16_t) + side * side * sizeof(uint32_t);
+    width = width < CHUNK ? width : CHUNK;
+    const size_t n = ((size_t)width + 2 * (size_t)radius) * ((size_t)height + 2 * (size_t)radius);
+    return 2 * n * sizeof(uint64_t) + 3 * ((size_t)1 << DIGIT) * sizeof(uint32_t) + (n + 4 * PAD) * sizeof(uint16_t);
 }
 
-/* The k-th (0-based) of the `count` window values whose bin is m, the window's top-left at i. */
-static float pick_in_bin(const uint16_t *bins, const uint32_t *keys, size_t i, int iw, int side, uint16_t m, int k,
-                         int count, uint32_t *candidates) {
-    int n = 0;
-    for (int dy = 0; n < count; dy++, i += (size_t)iw) {
-        for (int dx = 0; dx < side; dx += LANES) {
+/* The first bin from p up (or down) whose count is not zero (one exists): LANES bins a load. */
 #if defined(__SSE2__)
-            const __m128i eq = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(bins + i + dx)), _mm_set1_epi16((short)m));
-            unsigned mask = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(eq, eq)) & 0xffu;
-            if (side - dx < LANES) mask &= (1u << (side - dx)) - 1;
+#define OCCUPIED(T, LANES, CMPEQ)                                                                                       \
+    static inline int next_occupied_##T(const T *h, int p) {                                                            \
+        for (;; p += LANES) {                                                                                           \
+            const unsigned mask =                                                                                       \
+                ~(unsigned)_mm_movemask_epi8(CMPEQ(_mm_loadu_si128((const __m128i *)(h + p)), _mm_setzero_si128())) & 0xffffu; \
+            if (mask) return p + __builtin_ctz(mask) / (16 / LANES);                                                    \
+        }                                                                                                               \
+    }                                                                                                                   \
+    static inline int previous_occupied_##T(const T *h, int p) {                                                        \
+        for (;; p -= LANES) {                                                                                           \
+            const unsigned mask = ~(unsigned)_mm_movemask_epi8(                                                         \
+                CMPEQ(_mm_loadu_si128((const __m128i *)(h + p - (LANES - 1))), _mm_setzero_si128())) & 0xffffu;         \
+            if (mask) return p - (LANES - 1) + (31 - __builtin_clz(mask)) / (16 / LANES);                               \
+        }                                                                                                               \
+    }
 #else
-            unsigned mask = 0;
-            for (int l = 0; l < LANES && dx + l < side; l++) mask |= (unsigned)(bins[i + dx + l] == m) << l;
+#define OCCUPIED(T, LANES, CMPEQ)                                                                                       \
+    static inline int next_occupied_##T(const T *h, int p) { while (!h[p]) p++; return p; }                            \
+    static inline int previous_occupied_##T(const T *h, int p) { while (!h[p]) p--; return p; }
 #endif
-            while (mask) {
-                const int l = __builtin_ctz(mask);
-                mask &= mask - 1;
-                const uint32_t key = keys[i + dx + l];
-                int j = n++;
-                while (j > 0 && candidates[j - 1] > key) { candidates[j] = candidates[j - 1]; j--; }
-                candidates[j] = key;
+OCCUPIED(uint8_t, 16, _mm_cmpeq_epi8)
+OCCUPIED(uint16_t, 8, _mm_cmpeq_epi16)
+
+/* Items key << 32 | index, sorted by key, least significant digit of key − lo first (every
+ * digit's counts taken in one pass); returns the buffer holding the result (a or b). */
+static uint64_t *sort_items(uint64_t *a, uint64_t *b, size_t n, uint32_t lo, uint32_t span, uint32_t *counts) {
+    const int bits = 32 - __builtin_clz(span), passes = (bits + DIGIT - 1) / DIGIT, width = (bits + passes - 1) / passes;
+    const uint32_t buckets = 1u << width, mask = buckets - 1;
+    memset(counts, 0, (size_t)passes * buckets * sizeof *counts);
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t key = (uint32_t)(a[i] >> 32) - lo;
+        for (int pass = 0; pass < passes; pass++) counts[pass * buckets + ((key >> (pass * width)) & mask)]++;
+    }
+    for (int pass = 0; pass < passes; pass++) {
+        uint32_t *count = counts + pass * buckets, sum = 0;
+        for (uint32_t d = 0; d < buckets; d++) { const uint32_t c = count[d]; count[d] = sum; sum += c; }
+        for (size_t i = 0; i < n; i++) b[count[(((uint32_t)(a[i] >> 32) - lo) >> (pass * width)) & mask]++] = a[i];
+        uint64_t *t = a; a = b; b = t;
+    }
+    return a;
+}
+
+/* Huang's walk along each output row over the ranks (the histogram left empty at the end). */
+#define SLIDE(T)                                                                                                        \
+    static void slide_##T(const uint32_t *rank, const float *value, T *hist, int distinct, int radius, int iw,          \
+                          int width, int height, float *out, ptrdiff_t outStride) {                                    \
+        const int side = 2 * radius + 1, k = side * side / 2;                                                          \
+        memset(hist - 2 * PAD, 0, ((size_t)distinct + 1 + 4 * PAD) * sizeof *hist);                                    \
+        for (int y = 0; y < height; y++) {                                                                              \
+            int m = distinct;                                                                                           \
+            for (int dy = 0; dy < side; dy++)                                                                           \
+                for (int dx = 0; dx < side; dx++) {                                                                     \
+                    const uint32_t r = rank[(size_t)(y + dy) * iw + dx];                                                \
+                    hist[r]++;                                                                                          \
+                    m = (int)r < m ? (int)r : m;                                                                        \
+                }                                                                                                       \
+            /* m: the median's bin; below: how many of the window's values lie in bins below m. */                     \
+            int below = 0;                                                                                              \
+            for (int x = 0;; x++) {                                                                                     \
+                while (below > k) below -= hist[m = previous_occupied_##T(hist, m - 1)];                               \
+                while (below + hist[m] <= k) {                                                                          \
+                    below += hist[m];                                                                                   \
+                    m = next_occupied_##T(hist, m + 1);                                                                 \
+                }                                                                                                       \
+                out[(size_t)y * outStride + 4 * (size_t)x] = value[m];                                                  \
+                if (x + 1 == width) break;                                                                              \
+                int moved = 0;                                                                                          \
+                for (int dy = 0; dy < side; dy++) {                                                                     \
+                    const uint32_t *row = rank + (size_t)(y + dy) * iw + x;                                             \
+                    const uint32_t gone = row[0], come = row[side];                                                     \
+                    hist[gone]--;                                                                                       \
+                    hist[come]++;                                                                                       \
+                    moved += ((int)come < m) - ((int)gone < m);                                                         \
+                }                                                                                                       \
+                below += moved;                                                                                         \
+            }                                                                                                           \
+            for (int dy = 0; dy < side; dy++)                                                                           \
+                for (int dx = 0; dx < side; dx++) hist[rank[(size_t)(y + dy) * iw + width - 1 + dx]]--;                \
+        }                                                                                                               \
+    }
+SLIDE(uint8_t)
+SLIDE(uint16_t)
+
+static void median_block(const float *const *rows, size_t x0, int radius, int width, int height, float *out, ptrdiff_t outStride,
+                     void *scratch) {
+    if (width <= 0 || height <= 0) return;
+    const int side = 2 * radius + 1;
+    const int iw = width + 2 * radius, ih = height + 2 * radius;
+    const size_t n = (size_t)iw * ih;
+    uint64_t *items = scratch, *spare = items + n;
+    uint32_t *counts = (uint32_t *)(spare + n);
+    uint16_t *hist = (uint16_t *)(counts + 3 * ((size_t)1 << DIGIT)) + 2 * PAD;
+    for (int c = 0; c < 4; c++) {
+        /* Order keys (NaN counts as 0), their range over the region. */
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (int y = 0; y < ih; y++) {
+            const float *row = rows[y] + 4 * x0 + c;
+            uint64_t *item = items + (size_t)y * iw;
+            for (int x = 0; x < iw; x++) {
+                const float v = row[4 * (size_t)x];
+                const uint32_t key = order_key(v == v ? v : 0);
+                lo = key < lo ? key : lo;
+                hi = key > hi ? key : hi;
+                item[x] = (uint64_t)key << 32 | ((size_t)y * iw + x);
             }
         }
+        if (lo == hi) {
+            const float v = key_value(lo);
+            for (int y = 0; y < height; y++)
+                for (int x = 0; x < width; x++) out[(size_t)y * outStride + 4 * (size_t)x + c] = v;
+            continue;
+        }
+        const uint64_t *sorted = sort_items(items, spare, n, lo, hi - lo, counts);
+        /* Each value's rank among the distinct ones, and the value of each rank, in the buffer
+         * the sort's result is not in. */
+        uint32_t *rank = (uint32_t *)(sorted == items ? spare : items);
+        float *value = (float *)(rank + n);
+        int distinct = -1;
+        for (size_t i = 0, previous = 0; i < n; i++) {
+            const uint64_t item = sorted[i];
+            if (!i || item >> 32 != previous) {
+                previous = (size_t)(item >> 32);
+                value[++distinct] = key_value((uint32_t)previous);
+            }
+            rank[(uint32_t)item] = (uint32_t)distinct;
+        }
+        if (side * side <= UINT8_MAX)
+            slide_uint8_t(rank, value, (uint8_t *)hist, distinct, radius, iw, width, height, out + c, outStride);
+        else
+            slide_uint16_t(rank, value, hist, distinct, radius, iw, width, height, out + c, outStride);
     }
-    return key_value(candidates[k]);
 }
 
 void dr_median_float(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,
                      void *scratch) {
-    const int side = 2 * radius + 1, k = side * side / 2;
-    const int iw = width + 2 * radius, ih = height + 2 * radius;
-    /* A small window is sparse in 4096 bins (the median walks far between pixels): fewer bins. */
-    const int top = (side <= 5 ? 1024 : BINS) - 1;
-    bin *hist = scratch;
-    uint16_t *bins = (uint16_t *)(hist + BINS);
-    /* LANES spare bins: the last row's comparisons read up to 7 past its end. */
-    uint32_t *keys = (uint32_t *)(bins + (size_t)iw * ih + LANES);
-    uint32_t *candidates = keys + (size_t)iw * ih;
-    memset(bins + (size_t)iw * ih, 0, LANES * sizeof *bins);
-    for (int c = 0; c < 4; c++) {
-        /* The channel's range over the region (NaN counts as 0; infinities go to the end bins). */
-        float lo = rows[0][c] == rows[0][c] ? rows[0][c] : 0, hi = lo, flo = 0, fhi = 0;
-        int finite = 0;
-        for (int y = 0; y < ih; y++)
-            for (int x = 0; x < iw; x++) {
-                float v = rows[y][4 * (size_t)x + c];
-                if (v != v) v = 0;
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-                if (v - v == 0) {
-                    if (!finite || v < flo) flo = v;
-                    if (!finite || v > fhi) fhi = v;
-                    finite = 1;
-                }
-            }
-        if (lo == hi) {
-            for (int y = 0; y < height; y++)
-                for (int x = 0; x < width; x++) out[(size_t)y * outStride + 4 * (size_t)x + c] = lo;
-            continue;
-        }
-        /* A range too wide for a float (±3e38) puts every value in bin 0: slow, still exact. */
-        const float scale = fhi > flo ? (float)(top) / (fhi - flo) : 0;
-        for (int y = 0; y < ih; y++) {
-            for (int x = 0; x < iw; x++) {
-                float v = rows[y][4 * (size_t)x + c];
-                if (v != v) v = 0;
-                bins[(size_t)y * iw + x] = bin_of(v, flo, scale, top);
-                keys[(size_t)y * iw + x] = order_key(v);
-            }
-        }
-        for (int y = 0; y < height; y++) {
-            memset(hist, 0, ((size_t)top + 1) * sizeof *hist);
-            for (int dy = 0; dy < side; dy++)
-                for (int dx = 0; dx < side; dx++) {
-                    const size_t i = (size_t)(y + dy) * iw + dx;
-                    hist[bins[i]] += ONE + keys[i];
-                }
-            /* m: the median's bin; below: how many of the window's values lie in bins below m. */
-            int m = 0, below = 0;
-            for (int x = 0;; x++) {
-                /* Bin by bin; after a few bins, a group at a time where the whole group lies
-                 * on the way (a far move: an edge). */
-                int steps = 0;
-                while (below > k) {
-                    int g;
-                    if (steps > 8 && m % GROUP == 0 && below - (g = group_count(hist, m - GROUP)) > k) {
-                        below -= g;
-                        m -= GROUP;
-                    } else {
-                        m--;
-                        below -= COUNT(hist[m]);
-                        steps++;
-                    }
-                }
-                while (below + COUNT(hist[m]) <= k) {
-                    int g;
-                    if (steps > 8 && m % GROUP == 0 && below + (g = group_count(hist, m)) <= k) {
-                        below += g;
-                        m += GROUP;
-                    } else {
-                        below += COUNT(hist[m]);
-                        m++;
-                        steps++;
-                    }
-                }
-                const float v = COUNT(hist[m]) == 1 ? key_value((uint32_t)hist[m])
-                                               : pick_in_bin(bins, keys, (size_t)y * iw + x, iw, side, (uint16_t)m, k - below,
-                                                           COUNT(hist[m]), candidates);
-                out[(size_t)y * outStride + 4 * (size_t)x + c] = v;
-                if (x + 1 == width) break;
-                int moved = 0;
-                for (int dy = 0; dy < side; dy++) {
-                    const size_t row = (size_t)(y + dy) * iw + x;
-                    const uint16_t gone = bins[row], come = bins[row + side];
-                    hist[gone] -= ONE + keys[row];
-                    hist[come] += ONE + keys[row + side];
-                    moved += (come < m) - (gone < m);
-                }
-                below += moved;
-            }
-        }
-    }
+    for (int x0 = 0; x0 < width; x0 += CHUNK)
+        median_block(rows, (size_t)x0, radius, width - x0 < CHUNK ? width - x0 : CHUNK, height, out + 4 * (size_t)x0, outStride,
+                     scratch);
 }

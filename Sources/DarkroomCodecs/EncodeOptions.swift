@@ -114,12 +114,13 @@ public struct EncodeOptions: Sendable, Equatable {
     public var lossless: Bool { get { encoding.lossless } set { encoding.lossless = newValue } }
     /// WebP: how hard the encoder works, 0 (fastest) … 6 (smallest); libwebp's `method`.
     public var effort: Int { get { encoding.effort } set { encoding.effort = newValue } }
-    /// PNG: 0 rows unfiltered, full deflate (the smallest for flat graphics); 1 a filter per row
-    /// (libpng's choice: the least sum of the filtered bytes' magnitudes), deflate matching runs
-    /// only (photos: about as small as 2, in a third of the deflate time); 2 (the default) a
-    /// filter per row, full deflate at ``compression``. The `effort` option's PNG form.
+    /// PNG: 0 rows unfiltered, full deflate (the smallest for flat graphics); 1 (the default) a
+    /// filter per row (libpng's choice: the least sum of the filtered bytes' magnitudes), deflate
+    /// matching runs only (photos: about as small as 2, in a third of the deflate time); 2 a
+    /// filter per row, full deflate at ``compression``. The `effort` option's PNG form, whose
+    /// default is declared there.
     public var pngEffort: Int {
-        get { encoding.value(.effort, for: .png)?.integer ?? 2 }
+        get { encoding.value(.effort, for: .png)?.integer ?? 1 }
         set { encoding.effort = newValue }
     }
     /// AVIF: libaom's speed, 0 (slowest, smallest) … 9.

@@ -39,8 +39,12 @@ public enum ImageCodec {
             info.metadata = metadata
             switch input.storage {
             case .memory(let bytes):
-                try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in
-                    try CBridge.call { dr_read_info(input.baseAddress, input.count, &info, $0, $1) }
+                try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) in
+                    if let documents = input.documents {
+                        try documents.readInfo(buffer, into: &info)
+                    } else {
+                        try CBridge.call { dr_read_info(buffer.baseAddress, buffer.count, &info, $0, $1) }
+                    }
                 }
             case .file(let fd, let size, _):
                 try CBridge.call { dr_read_info_file(fd, UInt64(size), &info, $0, $1) }
@@ -66,6 +70,11 @@ public enum ImageCodec {
     ) throws(CodecError) -> (image: Image, info: ImageInfo) {
         let decoder = try ImageDecoder(input, options: DecodeOptions(limits: limits, jpegShrink: jpegShrink,
                                                                      convertToSRGB: convertToSRGB))
+        return (try image(from: decoder), decoder.info)
+    }
+
+    /// Every row of `decoder` (none read yet), as one image.
+    public static func image(from decoder: ImageDecoder) throws(CodecError) -> Image {
         var failure: CodecError?
         let image = Image(width: decoder.size.width, height: decoder.size.height) { buffer in
             guard decoder.size.area > 0 else { return }
@@ -75,7 +84,7 @@ public enum ImageCodec {
             }
         }
         if let failure { throw failure }
-        return (image, decoder.info)
+        return image
     }
 
     /// Encodes PNG (RGB when every pixel is opaque, RGBA otherwise; 8-bit unless

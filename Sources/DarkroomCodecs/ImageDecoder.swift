@@ -53,6 +53,9 @@ public final class ImageDecoder: CompactRowSource {
     /// The file's bytes (passed to the reader again at every call; no copy is made), or the
     /// file a TIFF is read from in place.
     private let input: ImageInput
+    /// A PDF's or SVG's document taken off the input's shelf, which the reader draws from; put
+    /// back once the reader is closed.
+    private let borrowed: OpaquePointer?
     private var scratch: [UInt8] = []
 
     public convenience init(_ data: [UInt8], options: DecodeOptions = .init()) throws(CodecError) {
@@ -84,17 +87,25 @@ public final class ImageDecoder: CompactRowSource {
         if let size = options.vector.renderSize {
             (c.render_width, c.render_height) = (Int32(clamping: size.width), Int32(clamping: size.height))
         }
+        let borrowed = input.documents?.take()
+        c.document = borrowed
         var reader: OpaquePointer?
-        (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
-            switch input.storage {
-            case .memory(let data):
-                try data.withUnsafeBufferPointer { (input) throws(CodecError) in
-                    try CBridge.call { dr_reader_open(input.baseAddress, input.count, &c, &info, &reader, $0, $1) }
+        do throws(CodecError) {
+            (_, info) = try CBridge.withInfo { (info: inout dr_info) throws(CodecError) in
+                switch input.storage {
+                case .memory(let data):
+                    try data.withUnsafeBufferPointer { (input) throws(CodecError) in
+                        try CBridge.call { dr_reader_open(input.baseAddress, input.count, &c, &info, &reader, $0, $1) }
+                    }
+                case .file(let fd, let size, _):
+                    try CBridge.call { dr_reader_open_file(fd, UInt64(size), &c, &info, &reader, $0, $1) }
                 }
-            case .file(let fd, let size, _):
-                try CBridge.call { dr_reader_open_file(fd, UInt64(size), &c, &info, &reader, $0, $1) }
             }
+        } catch {
+            if let borrowed { input.documents?.put(borrowed) }
+            throw error
         }
+        self.borrowed = borrowed
         self.input = input
         self.reader = reader!
         var w: Int32 = 0, h: Int32 = 0, ch: Int32 = 0, bps: Int32 = 0
@@ -108,6 +119,7 @@ public final class ImageDecoder: CompactRowSource {
 
     deinit {
         dr_reader_close(reader)
+        if let borrowed { input.documents?.put(borrowed) }
     }
 
     /// The bytes a decoder of `header` holds beyond the rows it hands out: libwebp's whole

@@ -73,13 +73,15 @@ public struct ImageEncoder: StripSink {
     public static func heldBytes(size: Size, options: EncodeOptions, traits: OutputTraits) -> Int {
         switch options.format {
         case .webp where options.animated:
-            // The frame's ARGB picture; WebPAnimEncoder's previous and current canvases and the
-            // candidate sub-frames it encodes two ways (lossy and lossless) to keep the smaller.
-            return size.area * 24
+            // Two ARGB pictures (one filled while the other is encoded); WebPAnimEncoder's
+            // previous and current canvases and the candidate sub-frames it encodes.
+            return size.area * 28
         case .gif:
-            // The frame's RGBA and palette indices; cgif's queue of three frames' indices;
-            // libimagequant's float copy of the frame (16 bytes a pixel) and its noise and edge maps.
-            return size.area * (4 + 1 + 3 + 18)
+            // The frame's RGBA and palette indices; an animation's second frame (filled while
+            // the other is encoded) and frame before (RGBA); cgif's queue of three frames'
+            // indices; libimagequant's float copy of the frame (16 bytes a pixel) and its noise
+            // and edge maps.
+            return size.area * (4 + 1 + (options.animated ? 8 : 0) + 3 + 18)
         case .webp:
             // Lossy: the YUV(A) picture the rows are converted into (1.5, 2.5 with alpha) and
             // the encoder's per-macroblock state; lossless: the ARGB picture (4 a pixel) and
@@ -149,6 +151,9 @@ public struct ImageEncoder: StripSink {
                                                               orientationApplied: options.orientationApplied,
                                                               convertedToSRGB: options.convertedToSRGB) ?? (ImageMetadata(), [])
         metadataWarnings = warnings
+        // Encoders' threads (libjxl's stage helpers, an animation's frame worker) come from the
+        // compute slots.
+        DecoderThreads.registered
         var pointer: OpaquePointer?
         let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
         switch options.format {

@@ -7,6 +7,9 @@ import CDarkroomCodecs
 /// other formats (PNG, WebP, HEIF/AVIF, GIF) read from memory; libraw reads a RAW through
 /// /proc/self/fd, the same open file.
 ///
+/// A PDF or SVG is parsed once, by the first read of its header, and the document kept for
+/// every later read of this input and its copies (``DocumentShelf``).
+///
 /// The descriptor belongs to the caller, who keeps it open while any decoder of this input
 /// lives, and is answerable for the content not changing meanwhile (the daemon's read lease
 /// and its stamp check, see docs/formats-and-colour.md).
@@ -18,17 +21,24 @@ public struct ImageInput: Sendable {
     }
 
     public let storage: Storage
+    /// A PDF's or SVG's parsed document, kept from the header read for the decoders (nil for
+    /// the other formats and for a file read in place).
+    let documents: DocumentShelf?
 
     /// How many bytes of a file's start tell its format (and whether it is read in place): a
     /// TIFF-based camera RAW is told from a TIFF by its first directory, and an SVG's root may
     /// follow an XML declaration, comments and a doctype (Illustrator's run to a few hundred bytes).
     public static let headLength = Int(DR_SNIFF_LENGTH)
 
-    public init(_ bytes: [UInt8]) { storage = .memory(bytes) }
+    public init(_ bytes: [UInt8]) {
+        storage = .memory(bytes)
+        documents = ImageFormat.detect(bytes)?.isVector == true ? DocumentShelf() : nil
+    }
 
     /// A file read in place; only a TIFF, a JPEG or a camera RAW can be (``readsInPlace(head:)``).
     public init(descriptor: Int32, size: Int, head: [UInt8]) {
         storage = .file(descriptor: descriptor, size: size, head: Array(head.prefix(Self.headLength)))
+        documents = nil
     }
 
     /// Whether a file starting with `head` is read in place rather than into memory: a TIFF, a

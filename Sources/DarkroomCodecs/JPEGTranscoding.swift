@@ -27,6 +27,7 @@ public enum JPEGTranscoding {
         if let problem = chainProblem(filters: plan.chain.stages.flatMap(\.names)) {
             throw CodecError(code: .chainFailed, message: problem)
         }
+        DecoderThreads.registered  // libjxl's stages take helpers from the compute slots
         let start = ContinuousClock.now
         let jpeg = try bytes(of: input)
         var out = dr_buffer()

@@ -45,11 +45,12 @@ extension OutputOption {
 
     public static let effort = OutputOption(
         "effort", "How hard the encoder works. WebP: 0 fastest, 6 smallest (libwebp's method). PNG: 0 rows unfiltered "
-            + "(flat graphics), 1 a filter per row and run-length matching (photos, fastest), 2 a filter per row and full deflate. "
+            + "and full deflate (flat graphics, screenshots: smallest there), 1 a filter per row and run-length matching "
+            + "(photos: fastest, as small as 2), 2 a filter per row and full deflate. "
             + "JPEG XL: 1 fastest, 9 smallest (cjxl's effort).",
         [Form([.webp], .integer(0...6), default: .integer(4)),
          Form([.jxl], .integer(1...9), default: .integer(7)),
-         Form([.png], .integer(0...2), default: .integer(2))])
+         Form([.png], .integer(0...2), default: .integer(1))])
 
     public static let speed = OutputOption(
         "speed", "libaom's speed: 0 slowest and smallest, 9 fastest.",
@@ -69,7 +70,7 @@ extension OutputOption {
         [Form(ImageFormat.writableFormats.filter(\.holdsMetadata), .boolean, default: .boolean(true))])
 
     public static let colors = OutputOption(
-        "colors", "Palette entries a frame (libimagequant builds each frame's palette).",
+        "colors", "Palette entries a frame (libimagequant builds the palettes; an animation's hold at most 255).",
         [Form([.gif], .integer(2...256), default: .integer(256))])
 
     public static let dither = OutputOption(

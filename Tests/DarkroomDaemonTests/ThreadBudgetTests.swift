@@ -133,6 +133,27 @@ final class ThreadBudgetTests: XCTestCase {
         }
     }
 
+    /// libimagequant (Debian builds it with OpenMP) quantises a GIF on the encoding thread alone:
+    /// with every slot taken, a GIF of noisy colours (a full palette search) starts no thread.
+    func testAGIFEncodeStartsNoOpenMPThreadsWithNoSlotFree() throws {
+        let side = 600
+        let rows = (0..<side * side * 3).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
+        let slots = ComputeSlots.shared
+        let held = slots.tryAcquire(upTo: slots.count)
+        XCTAssertEqual(held, slots.count, "another test holds slots")
+        defer { slots.release(held) }
+        var encoder = try ImageEncoder(size: Size(width: side, height: side), options: EncodeOptions(format: .gif),
+                                       traits: OutputTraits(alpha: false))
+        try encoder.write(rows, rows: 0..<side)
+        let sampler = ThreadSampler()
+        usleep(2000)
+        let before = ThreadSampler.threads()
+        let gif = try encoder.finish()
+        let most = sampler.stop()
+        XCTAssertGreaterThan(gif.count, 1000)
+        XCTAssertLessThanOrEqual(most - before, 0, "a GIF encode with no slot free started \(most - before) threads")
+    }
+
     /// A HEIC, a TIFF read in place and a file being hashed at once: never more threads than
     /// the slots plus each job's allowance (one decoder helper, one hashing thread) plus the
     /// test's own three.

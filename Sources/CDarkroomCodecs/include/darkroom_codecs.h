@@ -113,6 +113,9 @@ typedef struct {
     size_t capacity;
 } dr_buffer;
 
+/* A PDF or SVG, parsed (see dr_document_open). */
+typedef struct dr_document dr_document;
+
 /* How a reader decodes. Zero-initialised means: whole image, no limits but max_pixels. */
 typedef struct {
     /* JPEG: decode at 1/shrink (1, 2, 4 or 8) by DCT scaling. PNG ignores it. */
@@ -138,6 +141,10 @@ typedef struct {
     int page;
     double dpi;
     int render_width, render_height;
+    /* PDF and SVG: the document of these bytes, parsed by dr_document_open, which the reader
+     * draws from instead of parsing the bytes again (NULL: it parses them). It stays the
+     * caller's: open until the reader is closed, and used by that reader alone meanwhile. */
+    dr_document *document;
     /* Camera RAW (raw.c): with shrink 2 or more, libraw's half-size decode (a pixel from each
      * 2×2 block of the sensor, no demosaicing); the white balance (DR_RAW_WB_*); 16-bit rows
      * instead of 8-bit; the embedded JPEG preview instead of the raw data (shrink then as a
@@ -191,6 +198,18 @@ dr_status dr_reader_open(const unsigned char *bytes, size_t length, const dr_rea
 dr_status dr_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t message_capacity);
 dr_status dr_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,
                               dr_reader **reader, char *message, size_t message_capacity);
+
+/*
+ * PDF and SVG: dr_read_info that keeps the parsed document (poppler's or librsvg's, with every
+ * page's size) for readers of the same bytes to borrow (dr_read_options.document), so that
+ * a file is parsed once however many times it is read. *document is NULL on failure.
+ * dr_document_info gives the header again from the document alone. A document is not
+ * thread-safe: one user at a time.
+ */
+dr_status dr_document_open(const unsigned char *bytes, size_t length, dr_info *info, dr_document **document,
+                           char *message, size_t message_capacity);
+dr_status dr_document_info(const dr_document *document, dr_info *info, char *message, size_t message_capacity);
+void dr_document_close(dr_document *document);
 
 /* The delivered size and row layout. */
 void dr_reader_layout(const dr_reader *reader, int *width, int *height, int *channels,

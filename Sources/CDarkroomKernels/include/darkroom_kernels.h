@@ -100,14 +100,18 @@ enum { DR_EBOX_PASSES = 5, DR_EBOX_UNIT = 65280 };
 typedef struct {
     /* Each box is 2r + 1 taps of `centre` and one of `end` either side. */
     int r;
-    /* How far the five boxes read past an output pixel: 5 (r + 1). */
+    /* How far the boxes read past an output pixel: passes × (r + 1). */
     int reach;
     float centre, end;
     float limit;
+    /* Boxes in a row: DR_EBOX_PASSES for a Gaussian, 1 for a plain box. */
+    int passes;
 } dr_ebox;
 void dr_ebox_init(dr_ebox *b, double sigma);
-/* int32 scratch for a call over rowCount rows of count pixels (either direction). */
-size_t dr_ebox_scratch(const dr_ebox *b, int rowCount, int count);
+/* One plain box, the mean of 2·radius + 1 samples (radius ≥ 1): reach radius. */
+void dr_ebox_init_box(dr_ebox *b, int radius);
+/* int32 scratch for one call (either direction, any size: the boxes' rings, not the lines). */
+size_t dr_ebox_scratch(const dr_ebox *b);
 /*
  * Down: rows[0 … rowCount + 2·reach − 1] point at the same column of consecutive input rows
  * (float RGBA, or 8-bit RGB as decoded: alpha 1), rows[j + reach] under output row j, which starts
@@ -119,17 +123,18 @@ void dr_ebox_down(const dr_ebox *b, const float *const *rows, int rowCount, int 
 void dr_ebox_down_rgb8(const dr_ebox *b, const uint8_t *const *rows, int rowCount, int count, float *out,
                        ptrdiff_t outStride, int32_t *scratch);
 /*
- * Across: rows[j] points at the pixel `reach` left of output row j's first pixel and holds
- * count + 2·reach pixels. With alphaOnly, channel 3 alone is blurred and the output is
- * tint × a (tint: 4 floats) or (0, 0, 0, a) without one.
+ * Across: rows[j] (float RGBA) holds `available` pixels of input row j; output pixel i of row j
+ * reads input pixels start + i … start + i + 2·reach, those before the row's first or past its
+ * last reading that edge pixel (the edge extended). With alphaOnly, channel 3 alone is blurred
+ * and the output is tint × a (tint: 4 floats) or (0, 0, 0, a) without one.
  */
-void dr_ebox_across(const dr_ebox *b, const float *const *rows, int rowCount, int count, int alphaOnly,
-                    const float *tint, float *out, ptrdiff_t outStride, int32_t *scratch);
+void dr_ebox_across(const dr_ebox *b, const float *const *rows, int available, int start, int rowCount, int count,
+                    int alphaOnly, const float *tint, float *out, ptrdiff_t outStride, int32_t *scratch);
 
 /*
  * The median of each channel over the (2·radius + 1)² square for a width × height block of
- * float RGBA pixels, exact (median_histogram.c: 12-bit bins, refined among the values in the
- * median's bin): rows[k] (k < height + 2·radius) points at the pixel `radius` left of the
+ * float RGBA pixels, exact (median_histogram.c: a sliding histogram over the ranks of the
+ * block's values): rows[k] (k < height + 2·radius) points at the pixel `radius` left of the
  * block's first column in row y0 − radius + k, and holds width + 2·radius pixels. Output row j
  * starts at out + j × outStride floats. NaN counts as 0. `scratch`: dr_median_float_scratch bytes.
  */

@@ -44,12 +44,15 @@ public final class MemoryBudget: @unchecked Sendable {  // every mutable field i
         }
     }
 
-    /// Gives back what ``reserve(_:giveUpWhen:)`` granted.
+    /// Gives back what ``reserve(_:giveUpWhen:)`` granted; the last running job's release also
+    /// hands the process's free heap pages back to the system (``ProcessMemory``).
     func release(_ bytes: Int) {
         condition.lock()
         reservedBytes -= bytes
+        let idle = reservedBytes == 0
         condition.broadcast()
         condition.unlock()
+        if idle { ProcessMemory.releaseFreeHeap() }
     }
 
     /// Bytes reserved now.

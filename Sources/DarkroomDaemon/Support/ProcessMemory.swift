@@ -8,4 +8,11 @@ public enum ProcessMemory {
     public static func returnLargeBlocks() {
         _ = darkroom_fix_mmap_threshold()
     }
+
+    /// Gives the heaps' free pages back to the system, called when no job is running: blocks
+    /// under the mmap threshold and the trim threshold's slack at each heap's top would otherwise
+    /// stay resident while the daemon waits for files.
+    static func releaseFreeHeap() {
+        _ = darkroom_release_free_heap()
+    }
 }

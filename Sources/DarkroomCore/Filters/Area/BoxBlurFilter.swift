@@ -1,6 +1,7 @@
 /// CIBoxBlur: the mean of the (2·radius + 1)² square around each pixel, edges extended; the
 /// same as `vips conv` with a matrix of ones of that size. Separable, so it runs as the
-/// Gaussian's two passes (``BlurPass``) with flat weights.
+/// Gaussian's two passes: ``BlurPass`` with flat weights, or from ``runningSumRadius`` on a
+/// running sum (``BoxCascadePass``).
 struct BoxBlurFilter: RegionFilter {
     static let descriptor = FilterDescriptor(
         name: "box_blur", displayName: "Box Blur", categories: ["blur"],
@@ -23,7 +24,15 @@ struct BoxBlurFilter: RegionFilter {
 
     func outputSize(for input: Size) -> Size { input }
 
+    /// From this radius on, one running sum each way (``BoxCascadePass`` with a single box),
+    /// whose cost per pixel does not grow with the radius, instead of 2·radius + 1 taps.
+    static let runningSumRadius = 12
+
     func plan(for input: Size) -> KernelPlan {
+        if reach >= Self.runningSumRadius {
+            return KernelPlan([.init(BoxCascadePass(boxRadius: reach, size: input, across: false), label: "down"),
+                               .init(BoxCascadePass(boxRadius: reach, size: input, across: true), sources: [.step(0)], label: "across")])
+        }
         let weights = [Float](repeating: Float(1 / Double(2 * reach + 1)), count: 2 * reach + 1)
         return KernelPlan([.init(BlurPass(weights: weights, size: input, across: false), label: "down"),
                            .init(BlurPass(weights: weights, size: input, across: true), sources: [.step(0)], label: "across")])

@@ -86,16 +86,30 @@ struct ShadowLayer: PixelKernel {
 
     var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .transparent)] }
     var preservesOpacity: Bool { false }
+    var rendersInColumnPieces: Bool { true }
 
+    /// The part of the input under `output`: the layer's margins (a large blur's reach) are
+    /// transparent and written here, not read, so the input's bands need no padding or copies.
     func inputRegions(for output: Rect) -> [Rect] {
-        [Rect(x: output.x - origin.x, y: output.y - origin.y, width: output.width, height: output.height)]
+        let region = Rect(x: output.x - origin.x, y: output.y - origin.y, width: output.width, height: output.height)
+            .intersection(Rect(size: inputSize))
+        return [region.isEmpty ? Rect(x: 0, y: 0, width: 0, height: 0) : region]
     }
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
-        let r = target.rect
+        let r = target.rect, region = inputRegions(for: r)[0]
         for y in r.y..<r.maxY {
-            let src = inputs[0].pointer(r.x - origin.x, y - origin.y), out = target.pointer(r.x, y)
-            for i in 0..<r.width { out[i] = Pixel(0, 0, 0, src[i][3]) }
+            let out = target.pointer(r.x, y), sy = y - origin.y
+            guard !region.isEmpty, sy >= region.y, sy < region.maxY else {
+                out.update(repeating: .zero, count: r.width)
+                continue
+            }
+            // Output columns x0 ..< x1 lie over the input.
+            let x0 = region.x + origin.x - r.x, x1 = region.maxX + origin.x - r.x
+            let src = inputs[0].pointer(region.x, sy)
+            out.update(repeating: .zero, count: x0)
+            for i in x0..<x1 { out[i] = Pixel(0, 0, 0, src[i - x0][3]) }
+            (out + x1).update(repeating: .zero, count: r.width - x1)
         }
     }
 }
@@ -118,18 +132,31 @@ struct ShadowComposite: PixelKernel {
     /// On the input's own canvas the image covers every pixel; a grown canvas has bare shadow.
     func isOpaque(givenOpaqueInputs opaqueInputs: [Bool]) -> Bool { !growsCanvas && opaqueInputs[0] }
 
+    /// The image's part under `output` (on a grown canvas the margins are bare shadow, written
+    /// here rather than read as transparent pixels, so the image's bands need no copies), and
+    /// the shadow under it.
     func inputRegions(for output: Rect) -> [Rect] {
-        [Rect(x: output.x - image.x, y: output.y - image.y, width: output.width, height: output.height),
-         Rect(x: output.x + halo, y: output.y + halo, width: output.width, height: output.height)]
+        let region = Rect(x: output.x - image.x, y: output.y - image.y, width: output.width, height: output.height)
+            .intersection(Rect(size: inputSize))
+        return [region.isEmpty ? Rect(x: 0, y: 0, width: 0, height: 0) : region,
+                Rect(x: output.x + halo, y: output.y + halo, width: output.width, height: output.height)]
     }
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
-        let r = target.rect
+        let r = target.rect, region = inputRegions(for: r)[0]
         for y in r.y..<r.maxY {
-            let p = inputs[0].pointer(r.x - image.x, y - image.y)
             let s = inputs[1].pointer(r.x + halo, y + halo)
-            let out = target.pointer(r.x, y)
-            for i in 0..<r.width { out[i] = p[i] + s[i] * (1 - p[i][3]) }
+            let out = target.pointer(r.x, y), sy = y - image.y
+            guard !region.isEmpty, sy >= region.y, sy < region.maxY else {
+                out.update(from: s, count: r.width)
+                continue
+            }
+            // Output columns x0 ..< x1 lie over the image.
+            let x0 = region.x + image.x - r.x, x1 = region.maxX + image.x - r.x
+            let p = inputs[0].pointer(region.x, sy)
+            out.update(from: s, count: x0)
+            for i in x0..<x1 { out[i] = p[i - x0] + s[i] * (1 - p[i - x0][3]) }
+            (out + x1).update(from: s + x1, count: r.width - x1)
         }
     }
 }
