@@ -1,11 +1,15 @@
 /*
  * The bilateral filter's direct method (noise_reduction at small noise levels, where the range
- * levels of bilateral_levels.c would be many): every neighbour weighs, in each channel, its
- * spatial weight times exp(rangeScale · (its value − the centre's)²). The exponentials are the
- * cost. The window's rows are first split into planes (R, G, B, A each contiguous), then for
- * every neighbour offset the weights and sums of a whole output row are computed in one loop
- * over x: plain arithmetic on contiguous floats, which the compiler turns into vector code
- * (AVX2 and FMA where the CPU has them).
+ * levels of bilateral_levels.c would be many): every neighbour weighs, in each channel,
+ * 2^(spatial exponent + rangeScale · (its value − the centre's)²). The exponentials are the
+ * cost: three a neighbour where a weight on the RGB distance takes one, so each is made cheap.
+ * Its two exponents are summed in base 2 by one multiply-add (the spatial weight folded in),
+ * and 2^t is rounded to nearest by the 1.5·2^23 trick with a degree-4 polynomial on [−½, ½].
+ *
+ * The window's rows are first split into planes (R, G, B, A each contiguous); then for each
+ * group of LANES outputs the whole window is summed with the sums and the centre in registers:
+ * plain arithmetic on fixed-length arrays, which the compiler turns into vector code (AVX2 and
+ * FMA where the CPU has them).
  */
 #include "include/darkroom_kernels.h"
 #include "exp_nonpositive.h"
@@ -13,44 +17,61 @@
 #include <stdint.h>
 #include <string.h>
 
-/* scratch: (2·reach + 1) · 4 · span planes (span = count + 2·reach), then 8 · count sums. When
-   `opaque` (every alpha in the window is 1), alpha's sums are skipped: they would be equal, and
-   their quotient exactly 1. */
-#define BILATERAL_BODY                                                                                      \
-    const int side = 2 * reach + 1, span = count + 2 * reach;                                              \
-    float *planes = scratch, *sums = scratch + (size_t)side * 4 * (size_t)span;                            \
-    for (int k = 0; k < side; k++)                                                                          \
-        for (int x = 0; x < span; x++)                                                                      \
-            for (int c = 0; c < 4; c++) planes[((size_t)k * 4 + (size_t)c) * (size_t)span + (size_t)x] = rows[k][4 * (size_t)x + (size_t)c]; \
-    float *s0 = sums, *s1 = s0 + count, *s2 = s1 + count, *s3 = s2 + count;                                \
-    float *t0 = s3 + count, *t1 = t0 + count, *t2 = t1 + count, *t3 = t2 + count;                         \
-    memset(sums, 0, 8 * sizeof(float) * (size_t)count);                                                     \
-    const float *centre = planes + (size_t)reach * 4 * (size_t)span + (size_t)reach;                       \
-    const float *c0 = centre, *c1 = c0 + span, *c2 = c1 + span, *c3 = c2 + span;                           \
-    for (int dy = 0; dy < side; dy++) {                                                                     \
-        for (int dx = 0; dx < side; dx++) {                                                                 \
-            const float w = spatial[dy * side + dx];                                                       \
-            const float *r0 = planes + (size_t)dy * 4 * (size_t)span + (size_t)dx;                          \
-            const float *r1 = r0 + span, *r2 = r1 + span, *r3 = r2 + span;                                 \
-            for (int x = 0; x < count; x++) {                                                               \
-                const float d0 = r0[x] - c0[x], d1 = r1[x] - c1[x], d2 = r2[x] - c2[x];                    \
-                const float k0 = w * exp_nonpositive(rangeScale * (d0 * d0));                              \
-                const float k1 = w * exp_nonpositive(rangeScale * (d1 * d1));                              \
-                const float k2 = w * exp_nonpositive(rangeScale * (d2 * d2));                              \
-                s0[x] += k0 * r0[x]; s1[x] += k1 * r1[x]; s2[x] += k2 * r2[x];                             \
-                t0[x] += k0; t1[x] += k1; t2[x] += k2;                                                      \
-            }                                                                                               \
-            if (opaque) continue;                                                                           \
-            for (int x = 0; x < count; x++) {                                                               \
-                const float d3 = r3[x] - c3[x];                                                             \
-                const float k3 = w * exp_nonpositive(rangeScale * (d3 * d3));                              \
-                s3[x] += k3 * r3[x]; t3[x] += k3;                                                           \
-            }                                                                                               \
-        }                                                                                                   \
-    }                                                                                                       \
-    for (int x = 0; x < count; x++) {                                                                       \
-        out[4 * (size_t)x] = s0[x] / t0[x]; out[4 * (size_t)x + 1] = s1[x] / t1[x];                       \
-        out[4 * (size_t)x + 2] = s2[x] / t2[x]; out[4 * (size_t)x + 3] = opaque ? 1.0f : s3[x] / t3[x];   \
+/* Outputs summed at once (one AVX vector a sum). Planes have LANES floats of zeros past their
+   end, for the last group's lanes beyond `count`. */
+#define LANES 8
+
+size_t dr_bilateral_row_scratch(int reach, int count) {
+    const size_t c = count < DR_BILATERAL_CHUNK ? (size_t)count : DR_BILATERAL_CHUNK;
+    return (2 * (size_t)reach + 1) * 4 * (c + 2 * (size_t)reach + LANES);
+}
+
+/* One channel's sums over the window for LANES outputs from x0: Σ k·v and Σ k. */
+#define CHANNEL_SUMS(plane, centre, sum, total)                                                              \
+    for (int dy = 0; dy < side; dy++)                                                                        \
+        for (int dx = 0; dx < side; dx++) {                                                                  \
+            const float e = spatial[dy * side + dx];                                                         \
+            const float *r = planes + ((size_t)dy * 4 + (plane)) * (size_t)stride + (size_t)(x0 + dx);       \
+            for (int j = 0; j < LANES; j++) {                                                                \
+                const float d = r[j] - (centre)[j];                                                          \
+                const float k = exp2_nonpositive(rangeScale * d * d + e);                                    \
+                (sum)[j] += k * r[j];                                                                        \
+                (total)[j] += k;                                                                             \
+            }                                                                                                \
+        }
+
+/* When `opaque` (every alpha in the window is 1) alpha's sums are skipped: they would be equal,
+   and their quotient exactly 1. */
+#define BILATERAL_BODY                                                                                       \
+    const int side = 2 * reach + 1, span = count + 2 * reach, stride = span + LANES;                         \
+    float *planes = scratch;                                                                                 \
+    for (int k = 0; k < side; k++)                                                                           \
+        for (int c = 0; c < 4; c++) {                                                                        \
+            float *p = planes + ((size_t)k * 4 + (size_t)c) * (size_t)stride;                                \
+            for (int x = 0; x < span; x++) p[x] = rows[k][4 * (size_t)x + (size_t)c];                        \
+            memset(p + span, 0, LANES * sizeof(float));                                                      \
+        }                                                                                                    \
+    const float *centre = planes + (size_t)reach * 4 * (size_t)stride + (size_t)reach;                       \
+    for (int x0 = 0; x0 < count; x0 += LANES) {                                                              \
+        float c0[LANES], c1[LANES], c2[LANES], c3[LANES];                                                    \
+        float s0[LANES] = {0}, s1[LANES] = {0}, s2[LANES] = {0}, s3[LANES] = {0};                            \
+        float t0[LANES] = {0}, t1[LANES] = {0}, t2[LANES] = {0}, t3[LANES] = {0};                            \
+        for (int j = 0; j < LANES; j++) {                                                                    \
+            c0[j] = centre[x0 + j];                                                                          \
+            c1[j] = centre[(size_t)stride + (size_t)(x0 + j)];                                               \
+            c2[j] = centre[2 * (size_t)stride + (size_t)(x0 + j)];                                           \
+            c3[j] = centre[3 * (size_t)stride + (size_t)(x0 + j)];                                           \
+        }                                                                                                    \
+        CHANNEL_SUMS(0, c0, s0, t0)                                                                          \
+        CHANNEL_SUMS(1, c1, s1, t1)                                                                          \
+        CHANNEL_SUMS(2, c2, s2, t2)                                                                          \
+        if (!opaque) { CHANNEL_SUMS(3, c3, s3, t3) }                                                         \
+        const int n = count - x0 < LANES ? count - x0 : LANES;                                               \
+        for (int j = 0; j < n; j++) {                                                                        \
+            float *o = out + 4 * (size_t)(x0 + j);                                                           \
+            o[0] = s0[j] / t0[j]; o[1] = s1[j] / t1[j]; o[2] = s2[j] / t2[j];                                \
+            o[3] = opaque ? 1.0f : s3[j] / t3[j];                                                            \
+        }                                                                                                    \
     }
 
 #if defined(__x86_64__)

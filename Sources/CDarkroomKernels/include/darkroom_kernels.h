@@ -55,11 +55,13 @@ void dr_median3_row(const float *above, const float *row, const float *below, in
 /*
  * The bilateral filter, channel by channel, for `count` float RGBA pixels by its direct sums:
  * rows[k] (k < 2·reach + 1) points at the pixel `reach` left of the first output's column in row
- * y − reach + k. In each channel a neighbour weighs spatial[k · side + dx] × exp(rangeScale ×
- * (its value − the centre's)²); the output is that channel's weighted mean. `scratch` holds
- * (2·reach + 1) · 4 · (c + 2·reach) + 8 · c floats, c = min(count, DR_BILATERAL_CHUNK).
+ * y − reach + k. In each channel a neighbour weighs 2^(spatial[k · side + dx] + rangeScale ×
+ * (its value − the centre's)²): both exponents in base 2 (the spatial weight's log2, and
+ * log2 e / −2σ²); the output is that channel's weighted mean. `scratch` holds
+ * dr_bilateral_row_scratch(reach, count) floats.
  */
 enum { DR_BILATERAL_CHUNK = 512 };
+size_t dr_bilateral_row_scratch(int reach, int count);
 void dr_bilateral_row(const float *const *rows, int reach, const float *spatial, float rangeScale, int count,
                       float *scratch, float *out);
 

@@ -63,11 +63,13 @@ struct NoiseReductionFilter: RegionFilter {
             let spatial = (-h...h).map { d in Float(exp(-Double(d * d) / twoSigma2)) }
             return KernelPlan(BilateralLevelsKernel(size: input, reach: h, spatial: spatial, rangeScale: rangeScale, spacing: spacing))
         }
-        var spatial = [Float]()
+        // The direct sums take their two exponents in base 2, summed before one 2^x.
+        var spatialLog2 = [Float]()
         for dy in -h...h {
-            for dx in -h...h { spatial.append(Float(exp(-Double(dx * dx + dy * dy) / twoSigma2))) }
+            for dx in -h...h { spatialLog2.append(Float(-Double(dx * dx + dy * dy) / twoSigma2 / log(2.0))) }
         }
-        return KernelPlan(BilateralKernel(size: input, reach: h, spatial: spatial, rangeScale: rangeScale))
+        return KernelPlan(BilateralKernel(size: input, reach: h, spatialLog2: spatialLog2,
+                                          rangeScaleLog2: Float(-1 / (2 * channelSigma * channelSigma) / log(2.0))))
     }
 }
 
@@ -77,10 +79,10 @@ struct NoiseReductionFilter: RegionFilter {
 struct BilateralKernel: PixelKernel {
     let size: Size
     let reach: Int
-    /// (2·reach + 1)² spatial weights, row by row.
-    let spatial: [Float]
-    /// −1 / 2σ²: a channel's range weight is exp(rangeScale · Δ²).
-    let rangeScale: Float
+    /// (2·reach + 1)² spatial weights as base-2 exponents, row by row.
+    let spatialLog2: [Float]
+    /// log2 e / −2σ²: a channel's range weight is 2^(rangeScaleLog2 · Δ²).
+    let rangeScaleLog2: Float
 
     var outputSize: Size { size }
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
@@ -89,14 +91,13 @@ struct BilateralKernel: PixelKernel {
 
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let view = inputs[0], r = target.rect, h = reach
-        let c = min(r.width, Int(DR_BILATERAL_CHUNK))
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: (2 * h + 1) * 4 * (c + 2 * h) + 8 * c)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: dr_bilateral_row_scratch(Int32(h), Int32(r.width)))
         defer { scratch.deallocate() }
-        spatial.withUnsafeBufferPointer { w in
+        spatialLog2.withUnsafeBufferPointer { w in
             for y in r.y..<r.maxY {
                 _ = view.pointer(r.maxX + h - 1, y + h)  // the last pixel read, checked like every read
                 let rows = (-h...h).map { dy in Optional(UnsafeRawPointer(view.pointer(r.x - h, y + dy)).assumingMemoryBound(to: Float.self)) }
-                dr_bilateral_row(rows, Int32(h), w.baseAddress!, rangeScale, Int32(r.width), scratch,
+                dr_bilateral_row(rows, Int32(h), w.baseAddress!, rangeScaleLog2, Int32(r.width), scratch,
                                  UnsafeMutableRawPointer(target.pointer(r.x, y)).assumingMemoryBound(to: Float.self))
             }
         }
