@@ -18,15 +18,7 @@ extension ImageEncoder {
         let orientation = Int32(metadata.exif.map(ExifOrientation.parse) ?? 1)
         switch options.format {
         case .png:
-            let sixteenBit = pngIsSixteenBit(options, traits)
-            let layout = PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
-            let palette = triesPalette(size: size, options: options, traits: traits)
-            let level = min(max(options.compression, 0), 9), effort = min(max(options.pngEffort, 0), 2)
-            var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
-                                         compression: Int32(level), effort: Int32(effort), palette: palette ? 1 : 0,
-                                         to_file: toFile, fd: fd)
-            let png = palette ? nil : PNGStrips(size: size, layout: layout, level: level, effort: effort)
-            return try open(Quantiser(layout: layout, png: png), metadata) { dr_png_writer_open(w, h, &c, $0, $1, $2, $3) }
+            return try openPNG(size: size, options: options, traits: traits, metadata: metadata)
         case .jpeg:
             guard size.width <= 65_500, size.height <= 65_500 else {
                 throw CodecError(code: .encodeFailed, message: "JPEG cannot hold an image wider or taller than 65500 pixels")
@@ -66,18 +58,43 @@ extension ImageEncoder {
                                          lossless: options.jxlLossless ? 1 : 0, orientation: orientation)
             return try open(Quantiser(layout: layout), metadata) { dr_jxl_writer_open(w, h, &c, $0, $1, $2, $3) }
         case .tiff:
-            let layout = tiffLayout(options, traits)
-            let deflateStrips = options.tiffCompression == .deflate && !options.tiled
-            var c = dr_tiff_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
-                                          compression: tiffCompression(options.tiffCompression), quality: options.clamped(.quality),
-                                          tiled: options.tiled ? 1 : 0, orientation: orientation, to_file: toFile, fd: fd)
-            let quantiser = Quantiser(layout: layout, tiff: deflateStrips ? TIFFStrips(size: size, layout: layout) : nil)
-            return try open(quantiser, metadata) { dr_tiff_writer_open(w, h, &c, $0, $1, $2, $3) }
+            return try openTIFF(size: size, options: options, traits: traits, metadata: metadata)
         default:
             // A format read only (ImageFormat.isWritable); the config and `process` refuse it before.
             throw CodecError(code: .unsupported, message: "darkroom reads \(options.format.displayName) but does not write it; write "
                              + ImageFormat.writableList)
         }
+    }
+
+    /// PNG: deflated on the render threads (``PNGStrips``) unless a palette may fit.
+    private static func openPNG(size: Size, options: EncodeOptions, traits: OutputTraits,
+                                metadata: ImageMetadata) throws(CodecError) -> OpenWriter {
+        let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
+        let toFile: Int32 = options.writesToDestination ? 1 : 0, fd = options.destination ?? -1
+        let sixteenBit = pngIsSixteenBit(options, traits)
+        let layout = PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
+        let palette = triesPalette(size: size, options: options, traits: traits)
+        let level = min(max(options.compression, 0), 9), effort = min(max(options.pngEffort, 0), 2)
+        var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
+                                     compression: Int32(level), effort: Int32(effort), palette: palette ? 1 : 0,
+                                     to_file: toFile, fd: fd)
+        let png = palette ? nil : PNGStrips(size: size, layout: layout, level: level, effort: effort)
+        return try open(Quantiser(layout: layout, png: png), metadata) { dr_png_writer_open(w, h, &c, $0, $1, $2, $3) }
+    }
+
+    /// TIFF: striped deflate is deflated on the render threads (``TIFFStrips``).
+    private static func openTIFF(size: Size, options: EncodeOptions, traits: OutputTraits,
+                                 metadata: ImageMetadata) throws(CodecError) -> OpenWriter {
+        let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
+        let toFile: Int32 = options.writesToDestination ? 1 : 0, fd = options.destination ?? -1
+        let orientation = Int32(metadata.exif.map(ExifOrientation.parse) ?? 1)
+        let layout = tiffLayout(options, traits)
+        let deflateStrips = options.tiffCompression == .deflate && !options.tiled
+        var c = dr_tiff_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
+                                      compression: tiffCompression(options.tiffCompression), quality: options.clamped(.quality),
+                                      tiled: options.tiled ? 1 : 0, orientation: orientation, to_file: toFile, fd: fd)
+        let quantiser = Quantiser(layout: layout, tiff: deflateStrips ? TIFFStrips(size: size, layout: layout) : nil)
+        return try open(quantiser, metadata) { dr_tiff_writer_open(w, h, &c, $0, $1, $2, $3) }
     }
 
     /// Calls a C `…_writer_open` with the metadata blocks (nil: none), a place for the writer
