@@ -53,15 +53,35 @@ void dr_blur_down(const float *const *rows, int rowCount, const float *weights, 
 void dr_median3_row(const float *above, const float *row, const float *below, int count, float *out);
 
 /*
- * The bilateral filter for `count` float RGBA pixels: rows[k] (k < 2·reach + 1) points at the
- * pixel `reach` left of the first output's column in row y − reach + k. Each neighbour weighs
- * spatial[k · side + dx] × exp(rangeScale × |RGB difference from the centre|²); the output is
- * the weighted mean (alpha included). `scratch` holds (2·reach + 1) · 4 · (c + 2·reach) + 5 · c
- * floats, c = min(count, DR_BILATERAL_CHUNK).
+ * The bilateral filter, channel by channel, for `count` float RGBA pixels by its direct sums:
+ * rows[k] (k < 2·reach + 1) points at the pixel `reach` left of the first output's column in row
+ * y − reach + k. In each channel a neighbour weighs 2^(spatial[k · side + dx] + rangeScale ×
+ * (its value − the centre's)²): both exponents in base 2 (the spatial weight's log2, and
+ * log2 e / −2σ²); the output is that channel's weighted mean. `scratch` holds
+ * dr_bilateral_row_scratch(reach, count) floats.
  */
 enum { DR_BILATERAL_CHUNK = 512 };
+size_t dr_bilateral_row_scratch(int reach, int count);
 void dr_bilateral_row(const float *const *rows, int reach, const float *spatial, float rangeScale, int count,
                       float *scratch, float *out);
+
+/*
+ * The same filter by range levels `spacing` apart (bilateral_levels.c), for `height` rows of
+ * `count` pixels: rows[k] (k < height + 2·reach) points at the pixel `reach` left of the first
+ * output's column in row y0 − reach + k; output row j starts at out + j × outStride floats.
+ * `spatial` is the 1-D spatial weights (2·reach + 1; the 2-D weight is the product of two).
+ * Values between DR_BILATERAL_LEVELS_LOW and _HIGH are interpolated between levels; a pixel
+ * outside them is summed directly. `scratch` holds dr_bilateral_levels_scratch bytes, aligned
+ * for floats. dr_bilateral_level_count is the number of levels between the bounds.
+ */
+#define DR_BILATERAL_LEVELS_LOW (-0.5f)
+#define DR_BILATERAL_LEVELS_HIGH 1.5f
+enum { DR_BILATERAL_LEVELS_CHUNK = 128 };
+int dr_bilateral_level_low(float spacing);
+int dr_bilateral_level_count(float spacing);
+size_t dr_bilateral_levels_scratch(int reach, int height, float spacing);
+void dr_bilateral_levels(const float *const *rows, int reach, const float *spatial, float rangeScale, float spacing,
+                         int count, int height, float *out, ptrdiff_t outStride, void *scratch);
 
 /*
  * The median of each channel over the (2·radius + 1)² square, from 8-bit RGB rows as decoded (Huang's sliding histogram, one of 256 bins

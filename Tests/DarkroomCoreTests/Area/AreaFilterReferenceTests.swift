@@ -162,32 +162,6 @@ final class AreaFilterReferenceTests: XCTestCase {
         XCTAssertEqual(out[12, 10], image[10, 10])
     }
 
-    /// The bilateral filter is Tomasi and Manduchi's formula, evaluated here directly in double
-    /// precision with Foundation's exp (edges extended): within 1e-4, the error of the kernel's
-    /// polynomial exponential in float, edges and noise of several sizes included; wider than
-    /// the 512 pixels the kernel computes at a time.
-    func testNoiseReductionIsTheBilateralFormula() throws {
-        let image = TestImage.texture(width: 530, height: 9)
-        for (level, radius) in [(0.1, 2.0), (0.03, 1.3), (0.5, 3.0)] {
-            let out = try regionFilter("noise_reduction noise_level=\(level) radius=\(radius)").apply(to: image, executor: smallTiles)
-            let reach = Int((2 * radius).rounded(.up))
-            var worst = 0.0
-            for y in 0..<image.height { for x in 0..<image.width {
-                let c = image[x, y]
-                var sum = [Double](repeating: 0, count: 4), total = 0.0
-                for dy in -reach...reach { for dx in -reach...reach {
-                    let p = image[min(max(x + dx, 0), image.width - 1), min(max(y + dy, 0), image.height - 1)]
-                    let d2 = (0..<3).reduce(0.0) { $0 + pow(Double(p[$1] - c[$1]), 2) }
-                    let w = exp(-Double(dx * dx + dy * dy) / (2 * radius * radius)) * exp(-d2 / (2 * level * level))
-                    for k in 0..<4 { sum[k] += w * Double(p[k]) }
-                    total += w
-                } }
-                for k in 0..<4 { worst = max(worst, abs(sum[k] / total - Double(out[x, y][k]))) }
-            } }
-            XCTAssertLessThan(worst, 1e-4, "noise_level \(level), radius \(radius)")
-        }
-    }
-
     /// The bilateral filter smooths grain much more than it softens an edge.
     func testNoiseReductionSmoothsGrainAndKeepsEdges() throws {
         var rng = SeededGenerator(seed: 3)
