@@ -5,7 +5,8 @@
  * instructions.
  *
  * Wider squares slide a histogram along the row (Huang): 256 bins on rows read as decoded
- * (8-bit), here; on float rows one bin for each distinct value of the block (median_histogram.c).
+ * (8-bit), here; on float rows a bit for each sample's place in the block's sorted order
+ * (median_histogram.c).
  */
 #include "include/darkroom_kernels.h"
 

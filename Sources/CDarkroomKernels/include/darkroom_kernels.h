@@ -135,10 +135,11 @@ void dr_ebox_across(const dr_ebox *b, const float *const *rows, int available, i
 
 /*
  * The median of each channel over the (2·radius + 1)² square for a width × height block of
- * float RGBA pixels, exact (median_histogram.c: a sliding histogram over the ranks of the
- * block's values): rows[k] (k < height + 2·radius) points at the pixel `radius` left of the
- * block's first column in row y0 − radius + k, and holds width + 2·radius pixels. Output row j
- * starts at out + j × outStride floats. NaN counts as 0. `scratch`: dr_median_float_scratch bytes.
+ * float RGBA pixels, exact (median_histogram.c: a sliding window over the places of the
+ * values in their sorted order, a bit each; radius at most 100): rows[k] (k < height +
+ * 2·radius) points at the pixel `radius` left of the block's first column in row y0 − radius + k,
+ * and holds width + 2·radius pixels. Output row j starts at out + j × outStride floats. NaN
+ * counts as 0. `scratch`: dr_median_float_scratch bytes.
  */
 size_t dr_median_float_scratch(int radius, int width, int height);
 void dr_median_float(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,

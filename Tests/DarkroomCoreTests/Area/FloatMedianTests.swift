@@ -24,6 +24,43 @@ final class FloatMedianTests: XCTestCase {
         }
     }
 
+    /// A colour photograph's kind of content (8-bit samples: smooth shading, grain, hard edges)
+    /// through the real `sepia`, then the median at 3×3 (the sorting network) and 11×11 (the
+    /// float sliding window): every channel of every pixel is vips rank's value inside the border
+    /// and a sort of the window's values everywhere, with bands short and tall (blocks cut
+    /// across and down within one band) and on two threads.
+    func testSepiaThenMedianOfAColourPhotoIsTheWindowsMiddle() throws {
+        let photo = Image(width: 157, height: 101) { x, y in
+            var hash = UInt32(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663)
+            hash = (hash ^ (hash >> 13)) &* 0x5BD1_E995
+            let grain = Float(Int(hash & 15) - 8) / 255, u = Float(x) / 157, v = Float(y) / 101
+            let sky: Float = (x - 70) * (x - 70) + (y - 40) * (y - 40) < 900 ? 0.35 : 0
+            let channels = [0.2 + 0.5 * u + sky, 0.3 + 0.3 * sin(7 * u + 4 * v), 0.8 - 0.6 * v + sky * 0.5]
+            let q = channels.map { (min(max($0 + grain, 0), 1) * 255).rounded() / 255 }
+            return Pixel(q[0], q[1], q[2], 1)
+        }
+        let sepia = try ChainCompiler.compile(try ChainSyntax.parse("sepia").resolve(seed: 1)).run(photo, executor: smallTiles).image
+        XCTAssertGreaterThan(Set(sepia.pixels.map { $0[0] }).count, 1000, "sepia leaves many distinct floats")
+        let tall = StripExecutor(bandHeight: 80, concurrency: 2)
+        for r in [1, 5] {
+            for executor in [smallTiles, tall] {
+                XCTAssertEqual(try medianMismatchesAgainstVipsRank(sepia, radius: r, executor: executor), 0,
+                               "radius \(r), band height \(executor.bandHeight)")
+            }
+            let ours = try regionFilter("median radius=\(r)").apply(to: sepia, executor: tall)
+            var mismatches = 0
+            for y in 0..<sepia.height { for x in 0..<sepia.width { for c in 0..<3 {
+                var window = [Float]()
+                for dy in -r...r { for dx in -r...r {
+                    window.append(sepia[min(max(x + dx, 0), sepia.width - 1), min(max(y + dy, 0), sepia.height - 1)][c])
+                } }
+                window.sort()
+                if ours[x, y][c] != window[window.count / 2] { mismatches += 1 }
+            } } }
+            XCTAssertEqual(mismatches, 0, "radius \(r): values other than the sorted window's middle")
+        }
+    }
+
     /// Infinities, values near the float's limits and tiny ones in one channel (a range too wide
     /// for a float), infinities beside values in 0…1 in another: every output is the window's
     /// middle value (a sort here, edges extended as the filter extends them).

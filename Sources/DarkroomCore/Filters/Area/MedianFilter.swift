@@ -8,8 +8,8 @@ import CDarkroomKernels
 /// Channels are taken one by one, as vips does, on premultiplied values (the same as straight
 /// colour where the image is opaque). Radius 1 (3×3) runs a 19-comparison sorting network on
 /// all four channels at once (in C, `dr_median3_row`); larger squares slide a histogram along
-/// the row, 256 bins on 8-bit samples as decoded (`dr_median_rgb8_row`); on float ones a bin
-/// for each distinct value of the block, its rank among them (`dr_median_float`).
+/// the row, 256 bins on 8-bit samples as decoded (`dr_median_rgb8_row`); on float ones a bit
+/// for each sample's place in the block's sorted order (`dr_median_float`).
 struct MedianFilter: RegionFilter {
     /// 21×21 is 441 values a channel: far into "use a blur" territory, and each costs a selection.
     static let maximumRadius = 10.0
