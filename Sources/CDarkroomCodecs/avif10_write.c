@@ -36,12 +36,6 @@ static void avif10_close(dr_writer *base) {
     free(w);
 }
 
-static dr_status failed(avif10_writer *w, char *message, size_t capacity, dr_status status, const char *text) {
-    w->status = status;
-    dr_set_message(message, capacity, "%s", text);
-    return status;
-}
-
 static dr_status avif10_set_icc(dr_writer *base, const unsigned char *profile, size_t length,
                                 char *message, size_t capacity) {
     (void)message;
@@ -56,7 +50,7 @@ static dr_status avif10_write_rows(dr_writer *base, const unsigned char *rows, s
                                    char *message, size_t capacity) {
     avif10_writer *w = (avif10_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written + count > w->height) return failed(w, message, capacity, DR_ENCODE_FAILED, "AVIF: more rows than the image has");
+    if (w->written + count > w->height) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "AVIF: more rows than the image has");
     for (int i = 0; i < count; i++)
         memcpy(w->rows + w->row_bytes * (size_t)(w->written + i), rows + stride * (size_t)i, w->row_bytes);
     w->written += count;

@@ -28,12 +28,6 @@ static void avif_writer_close(dr_writer *base) {
     free(w);
 }
 
-static dr_status failed(avif_writer *w, char *message, size_t capacity, dr_status status, const char *text) {
-    w->status = status;
-    dr_set_message(message, capacity, "%s", text);
-    return status;
-}
-
 static dr_status avif_set_icc(dr_writer *base, const unsigned char *profile, size_t length,
                               char *message, size_t capacity) {
     avif_writer *w = (avif_writer *)base;
@@ -50,7 +44,7 @@ static dr_status avif_write_rows(dr_writer *base, const unsigned char *rows, siz
                                  char *message, size_t capacity) {
     avif_writer *w = (avif_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written + count > w->height) return failed(w, message, capacity, DR_ENCODE_FAILED, "AVIF: more rows than the image has");
+    if (w->written + count > w->height) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "AVIF: more rows than the image has");
     size_t row_bytes = (size_t)w->width * (size_t)w->channels;
     for (int i = 0; i < count; i++)
         memcpy(w->plane + (size_t)w->stride * (size_t)(w->written + i), rows + stride * (size_t)i, row_bytes);
@@ -111,7 +105,7 @@ static dr_status avif_finish(dr_writer *base, dr_buffer *out, char *message, siz
         return w->status = DR_ENCODE_FAILED;
     }
     struct heif_context *context = heif_context_alloc();
-    if (context == NULL) return failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory encoding AVIF");
+    if (context == NULL) return dr_fail(&w->status, message, capacity, DR_OUT_OF_MEMORY, "out of memory encoding AVIF");
     w->status = encode(w, context, out, message, capacity);
     heif_context_free(context);
     return w->status;

@@ -18,6 +18,17 @@ void dr_set_message(char *message, size_t capacity, const char *format, ...) {
     va_end(args);
 }
 
+dr_status dr_fail(dr_status *slot, char *message, size_t capacity, dr_status status, const char *format, ...) {
+    if (slot != NULL) *slot = status;
+    if (message != NULL && capacity > 0) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(message, capacity, format, args);
+        va_end(args);
+    }
+    return status;
+}
+
 int dr_buffer_append(dr_buffer *buffer, const unsigned char *bytes, size_t length) {
     if (buffer->length + length > buffer->capacity) {
         size_t capacity = buffer->capacity ? buffer->capacity : 65536;

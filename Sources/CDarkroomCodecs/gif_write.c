@@ -70,19 +70,6 @@ static void gif_close(dr_writer *base) {
     free(w);
 }
 
-static dr_status failed(gif_writer *w, char *message, size_t capacity, dr_status status, const char *text) {
-    w->status = status;
-    dr_set_message(message, capacity, "GIF: %s", text);
-    return status;
-}
-
-/* The same on the encoder's side. */
-static dr_status encode_failed(gif_writer *w, char *message, size_t capacity, dr_status status, const char *text) {
-    w->encoding = status;
-    dr_set_message(message, capacity, "GIF: %s", text);
-    return status;
-}
-
 static dr_status gif_set_icc(dr_writer *base, const unsigned char *profile, size_t length, char *message, size_t capacity) {
     (void)base;
     (void)profile;
@@ -95,7 +82,7 @@ static dr_status gif_write_rows(dr_writer *base, const unsigned char *rows, size
                                 size_t capacity) {
     gif_writer *w = (gif_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written + count > w->height) return failed(w, message, capacity, DR_ENCODE_FAILED, "more rows than a frame has");
+    if (w->written + count > w->height) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "GIF: more rows than a frame has");
     for (int i = 0; i < count; i++) {
         const unsigned char *p = rows + stride * (size_t)i;
         unsigned char *to = w->rgba[w->current] + (size_t)(w->written + i) * (size_t)w->width * 4;
@@ -133,8 +120,8 @@ static dr_status start(gif_writer *w, int animated, char *message, size_t capaci
     config.pContext = w;
     w->gif = cgif_newgif(&config);
     if (w->gif == NULL) {
-        if (w->encoding != DR_OK) return encode_failed(w, message, capacity, w->encoding, w->problem);
-        return encode_failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory starting the file");
+        if (w->encoding != DR_OK) return dr_fail(&w->encoding, message, capacity, w->encoding, "GIF: %s", w->problem);
+        return dr_fail(&w->encoding, message, capacity, DR_OUT_OF_MEMORY, "GIF: out of memory starting the file");
     }
     /* An animation's frames keep one index free: pixels unchanged from the frame before are
      * written as the transparent index, as libvips' cgifsave does. */
@@ -142,12 +129,12 @@ static dr_status start(gif_writer *w, int animated, char *message, size_t capaci
     if (animated && colors > 255) colors = 255;
     int effort = w->options.effort < 1 ? 1 : w->options.effort > 10 ? 10 : w->options.effort;
     w->attr = liq_attr_create();
-    if (w->attr == NULL) return encode_failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory quantising");
+    if (w->attr == NULL) return dr_fail(&w->encoding, message, capacity, DR_OUT_OF_MEMORY, "GIF: out of memory quantising");
     liq_set_max_colors(w->attr, colors);
     liq_set_speed(w->attr, 11 - effort);
     if (animated && w->shown == NULL) {
         w->shown = malloc((size_t)w->width * (size_t)w->height * 4);
-        if (w->shown == NULL) return encode_failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory for the frame before");
+        if (w->shown == NULL) return dr_fail(&w->encoding, message, capacity, DR_OUT_OF_MEMORY, "GIF: out of memory for the frame before");
     }
     return DR_OK;
 }
@@ -239,8 +226,7 @@ static dr_status add_frame(gif_writer *w, unsigned char *rgba, int delay_ms, int
     }
     if (image != NULL) liq_image_destroy(image);
     if (error != LIQ_OK)
-        return encode_failed(w, message, capacity, error == LIQ_OUT_OF_MEMORY ? DR_OUT_OF_MEMORY : DR_ENCODE_FAILED,
-                             "libimagequant could not build a palette");
+        return dr_fail(&w->encoding, message, capacity, error == LIQ_OUT_OF_MEMORY ? DR_OUT_OF_MEMORY : DR_ENCODE_FAILED, "GIF: libimagequant could not build a palette");
     /* After remapping: libimagequant refines the palette on the pixels it maps. */
     const liq_palette *entries = liq_get_palette(w->palette);
     uint8_t palette[256 * 3];
@@ -297,8 +283,8 @@ static dr_status add_frame(gif_writer *w, unsigned char *rgba, int delay_ms, int
     int centiseconds = (delay_ms + 5) / 10;
     frame.delay = (uint16_t)(centiseconds < 0 ? 0 : centiseconds > 65535 ? 65535 : centiseconds);
     if (cgif_addframe(w->gif, &frame) != CGIF_OK) {
-        if (w->encoding != DR_OK) return encode_failed(w, message, capacity, w->encoding, w->problem);
-        return encode_failed(w, message, capacity, DR_ENCODE_FAILED, "cgif could not add the frame");
+        if (w->encoding != DR_OK) return dr_fail(&w->encoding, message, capacity, w->encoding, "GIF: %s", w->problem);
+        return dr_fail(&w->encoding, message, capacity, DR_ENCODE_FAILED, "GIF: cgif could not add the frame");
     }
     w->frames++;
     return DR_OK;
@@ -312,9 +298,9 @@ static dr_status encode_frame(void *writer, int buffer, int delay_ms, char *mess
 static dr_status gif_end_frame(dr_writer *base, int delay_ms, char *message, size_t capacity) {
     gif_writer *w = (gif_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written != w->height) return failed(w, message, capacity, DR_ENCODE_FAILED, "a frame ended before its last row");
+    if (w->written != w->height) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "GIF: a frame ended before its last row");
     if (w->rgba[1] == NULL && (w->rgba[1] = malloc((size_t)w->width * (size_t)w->height * 4)) == NULL)
-        return failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory for a second frame");
+        return dr_fail(&w->status, message, capacity, DR_OUT_OF_MEMORY, "GIF: out of memory for a second frame");
     int buffer = w->current;
     w->current ^= 1;
     w->written = 0;
@@ -331,16 +317,16 @@ static dr_status gif_finish(dr_writer *base, dr_buffer *out, char *message, size
     if (status != DR_OK) return w->status = status;
     if (w->frames == 0) {
         /* A still image: its one frame is encoded here. */
-        if (w->written != w->height) return failed(w, message, capacity, DR_ENCODE_FAILED, "a frame ended before its last row");
+        if (w->written != w->height) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "GIF: a frame ended before its last row");
         status = add_frame(w, w->rgba[w->current], 0, 0, message, capacity);
         if (status != DR_OK) return w->status = status;
         w->written = 0;
     }
-    if (w->written != 0) return failed(w, message, capacity, DR_ENCODE_FAILED, "the last frame is incomplete");
+    if (w->written != 0) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "GIF: the last frame is incomplete");
     int result = cgif_close(w->gif);
     w->gif = NULL;
-    if (w->encoding != DR_OK) return failed(w, message, capacity, w->encoding, w->problem);
-    if (result != CGIF_OK) return failed(w, message, capacity, DR_ENCODE_FAILED, "cgif could not end the file");
+    if (w->encoding != DR_OK) return dr_fail(&w->status, message, capacity, w->encoding, "GIF: %s", w->problem);
+    if (result != CGIF_OK) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "GIF: cgif could not end the file");
     return DR_OK;
 }
 

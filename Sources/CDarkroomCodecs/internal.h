@@ -8,6 +8,11 @@
 void dr_set_message(char *message, size_t capacity, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A writer's or reader's failure: `status` kept in `*slot` (which its later calls return; NULL:
+ * nowhere) and the printf-style message written; returns `status`. */
+dr_status dr_fail(dr_status *slot, char *message, size_t capacity, dr_status status, const char *format, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /* Appends bytes to a growable buffer; returns 0 when memory runs out. */
 int dr_buffer_append(dr_buffer *buffer, const unsigned char *bytes, size_t length);
 

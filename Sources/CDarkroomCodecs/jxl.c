@@ -58,11 +58,6 @@ int dr_sniff_jxl(const unsigned char *bytes, size_t length) {
     return length >= 12 && memcmp(bytes, container, 12) == 0;
 }
 
-static dr_status fail(char *message, size_t capacity, dr_status status, const char *text) {
-    dr_set_message(message, capacity, "%s", text);
-    return status;
-}
-
 /* Keeps the box collected so far (an Exif box starts with the offset of its TIFF header). */
 static void finish_box(jxl_pass *p) {
     box_buffer *b = &p->box;
@@ -160,11 +155,11 @@ static dr_status store_colour(jxl_pass *p) {
 
 static dr_status take_basic_info(jxl_pass *p, char *message, size_t capacity) {
     if (JxlDecoderGetBasicInfo(p->dec, &p->basic) != JXL_DEC_SUCCESS)
-        return fail(message, capacity, DR_CORRUPT, "JPEG XL: the header cannot be read");
+        return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the header cannot be read");
     dr_info *info = p->info;
     info->format = DR_FORMAT_JXL;
     if (p->basic.xsize == 0 || p->basic.ysize == 0 || p->basic.xsize > INT32_MAX || p->basic.ysize > INT32_MAX)
-        return fail(message, capacity, DR_CORRUPT, "JPEG XL: the header gives no usable size");
+        return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the header gives no usable size");
     info->width = (int)p->basic.xsize;
     info->height = (int)p->basic.ysize;
     info->has_alpha = p->basic.alpha_bits > 0;
@@ -186,15 +181,15 @@ static dr_status take_basic_info(jxl_pass *p, char *message, size_t capacity) {
 static dr_status set_output(jxl_pass *p, char *message, size_t capacity) {
     size_t size = 0;
     if (JxlDecoderImageOutBufferSize(p->dec, &p->format, &size) != JXL_DEC_SUCCESS)
-        return fail(message, capacity, DR_CORRUPT, "JPEG XL: no output size for the image");
+        return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: no output size for the image");
     size_t sample = p->format.data_type == JXL_TYPE_UINT16 ? 2 : 1;
     p->row_bytes = (size_t)p->info->width * p->format.num_channels * sample;
     if (size != p->row_bytes * (size_t)p->info->height)
-        return fail(message, capacity, DR_CORRUPT, "JPEG XL: the frame does not match the header's size");
+        return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the frame does not match the header's size");
     p->pixels = malloc(size);
-    if (p->pixels == NULL) return fail(message, capacity, DR_OUT_OF_MEMORY, "out of memory decoding JPEG XL");
+    if (p->pixels == NULL) return dr_fail(NULL, message, capacity, DR_OUT_OF_MEMORY, "out of memory decoding JPEG XL");
     if (JxlDecoderSetImageOutBuffer(p->dec, &p->format, p->pixels, size) != JXL_DEC_SUCCESS)
-        return fail(message, capacity, DR_CORRUPT, "JPEG XL: the output buffer was refused");
+        return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the output buffer was refused");
     return DR_OK;
 }
 
@@ -203,11 +198,11 @@ static dr_status run(jxl_pass *p, char *message, size_t capacity) {
     int pixels = p->options != NULL;
     JxlSignature signature = JxlSignatureCheck(p->bytes, p->length);
     if (signature != JXL_SIG_CODESTREAM && signature != JXL_SIG_CONTAINER)
-        return fail(message, capacity, signature == JXL_SIG_NOT_ENOUGH_BYTES ? DR_TRUNCATED : DR_NOT_AN_IMAGE,
+        return dr_fail(NULL, message, capacity, signature == JXL_SIG_NOT_ENOUGH_BYTES ? DR_TRUNCATED : DR_NOT_AN_IMAGE,
                     "not a JPEG XL file");
     int container = signature == JXL_SIG_CONTAINER;
     p->dec = JxlDecoderCreate(NULL);
-    if (p->dec == NULL) return fail(message, capacity, DR_OUT_OF_MEMORY, "out of memory opening JPEG XL");
+    if (p->dec == NULL) return dr_fail(NULL, message, capacity, DR_OUT_OF_MEMORY, "out of memory opening JPEG XL");
     int events = JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | (container ? JXL_DEC_BOX : 0) | (pixels ? JXL_DEC_FULL_IMAGE : 0);
     if (JxlDecoderSubscribeEvents(p->dec, events) != JXL_DEC_SUCCESS ||
         JxlDecoderSetParallelRunner(p->dec, dr_jxl_run, &p->runner) != JXL_DEC_SUCCESS ||
@@ -215,12 +210,12 @@ static dr_status run(jxl_pass *p, char *message, size_t capacity) {
         JxlDecoderSetUnpremultiplyAlpha(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS ||
         (container && JxlDecoderSetDecompressBoxes(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS) ||
         JxlDecoderSetInput(p->dec, p->bytes, p->length) != JXL_DEC_SUCCESS)
-        return fail(message, capacity, DR_UNSUPPORTED, "JPEG XL: libjxl refused the decoder's settings");
+        return dr_fail(NULL, message, capacity, DR_UNSUPPORTED, "JPEG XL: libjxl refused the decoder's settings");
     /* The whole file is given; the input is not closed, so running out of it is told apart
      * from damage: NEED_MORE_INPUT means the file ends early. */
     for (;;) {
         if (p->options != NULL && p->options->deadline_ns != 0 && dr_monotonic_ns() > p->options->deadline_ns)
-            return fail(message, capacity, DR_CANCELLED, "decoding ran past the time limit");
+            return dr_fail(NULL, message, capacity, DR_CANCELLED, "decoding ran past the time limit");
         JxlDecoderStatus status = JxlDecoderProcessInput(p->dec);
         dr_status result = DR_OK;
         switch (status) {
@@ -229,7 +224,7 @@ static dr_status run(jxl_pass *p, char *message, size_t capacity) {
             break;
         case JXL_DEC_COLOR_ENCODING:
             p->have_colour = 1;
-            if (store_colour(p) != DR_OK) return fail(message, capacity, DR_OUT_OF_MEMORY, "out of memory reading a JPEG XL colour profile");
+            if (store_colour(p) != DR_OK) return dr_fail(NULL, message, capacity, DR_OUT_OF_MEMORY, "out of memory reading a JPEG XL colour profile");
             if (!pixels && !container) return DR_OK; /* a bare codestream has no boxes */
             break;
         case JXL_DEC_BOX:
@@ -248,16 +243,16 @@ static dr_status run(jxl_pass *p, char *message, size_t capacity) {
             break;
         case JXL_DEC_SUCCESS:
             finish_box(p);
-            if (pixels && !p->image_done) return fail(message, capacity, DR_CORRUPT, "JPEG XL: the file holds no image");
+            if (pixels && !p->image_done) return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the file holds no image");
             return DR_OK;
         case JXL_DEC_NEED_MORE_INPUT:
             finish_box(p);
             /* Only boxes were left to read (the header pass, or boxes after the image). */
             if (p->have_colour && (!pixels || p->image_done)) return DR_OK;
-            return fail(message, capacity, DR_TRUNCATED, "JPEG XL data ends early (truncated file?)");
+            return dr_fail(NULL, message, capacity, DR_TRUNCATED, "JPEG XL data ends early (truncated file?)");
         case JXL_DEC_ERROR:
-            if (atomic_load(&p->runner.expired)) return fail(message, capacity, DR_CANCELLED, "decoding ran past the time limit");
-            return fail(message, capacity, DR_CORRUPT, "JPEG XL: corrupt or unsupported codestream (libjxl refused it)");
+            if (atomic_load(&p->runner.expired)) return dr_fail(NULL, message, capacity, DR_CANCELLED, "decoding ran past the time limit");
+            return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: corrupt or unsupported codestream (libjxl refused it)");
         default:
             break;
         }
@@ -279,7 +274,7 @@ dr_status dr_jxl_read_info(const unsigned char *bytes, size_t length, dr_info *i
     jxl_pass p = {.bytes = bytes, .length = length, .info = info};
     dr_status status = run(&p, message, capacity);
     pass_free(&p);
-    if (status == DR_OK && !p.have_colour) status = fail(message, capacity, DR_TRUNCATED, "JPEG XL data ends early (truncated file?)");
+    if (status == DR_OK && !p.have_colour) status = dr_fail(NULL, message, capacity, DR_TRUNCATED, "JPEG XL data ends early (truncated file?)");
     return status;
 }
 
@@ -302,7 +297,7 @@ static void jxl_reader_close(dr_reader *base) {
 static dr_status jxl_read_rows(dr_reader *base, unsigned char *rows, size_t stride, int count, char *message, size_t capacity) {
     jxl_reader *r = (jxl_reader *)base;
     if (count < 0 || r->next_row + count > r->base.height)
-        return fail(message, capacity, DR_CORRUPT, "JPEG XL: more rows asked for than the image has");
+        return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: more rows asked for than the image has");
     size_t offset = (size_t)r->crop_x * r->pixel_bytes, copy = (size_t)r->base.width * r->pixel_bytes;
     for (int i = 0; i < count; i++, r->next_row++) {
         unsigned char *target = rows + stride * (size_t)i;
@@ -319,7 +314,7 @@ dr_status dr_jxl_reader_open(const unsigned char *bytes, size_t length, const dr
     dr_status status = run(&p, message, capacity);
     pass_free(&p);
     jxl_reader *r = status == DR_OK ? calloc(1, sizeof *r) : NULL;
-    if (status == DR_OK && r == NULL) status = fail(message, capacity, DR_OUT_OF_MEMORY, "out of memory decoding JPEG XL");
+    if (status == DR_OK && r == NULL) status = dr_fail(NULL, message, capacity, DR_OUT_OF_MEMORY, "out of memory decoding JPEG XL");
     if (status != DR_OK) {
         free(p.pixels);
         return status;

@@ -1,7 +1,7 @@
 /*
- * Camera RAW input through libraw (its thread-safe build, libraw_r): the file is opened from
- * memory, or in place through its descriptor (libraw reads /proc/self/fd/N, the same open file,
- * so a 25–60 MB file is not held in memory beside libraw's own images), unpacked, developed whole (dcraw_process: black and white levels, the white balance
+ * Camera RAW input through libraw (its thread-safe build, libraw_r): the file is opened in place
+ * through its descriptor (libraw reads /proc/self/fd/N, the same open file, so a 25–60 MB file is
+ * not held in memory beside libraw's own images), or from memory through a copy in a memfd, unpacked, developed whole (dcraw_process: black and white levels, the white balance
  * asked for, AHD demosaicing, the camera's colour matrix to sRGB with the sRGB tone curve, and
  * libraw's automatic brightness, as dcraw and dcraw_emu do) into an 8- or 16-bit RGB image, then
  * handed out row by row. libraw holds the raw samples, its 4 × 16-bit working image and the
@@ -23,6 +23,7 @@
  *   libgomp keeps a finished loop's threads parked (asleep) for the next one.
  * - The deadline: libraw's progress callback stops the decode between its stages.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include "internal.h"
 #include "raw_exif.h"
 #include "raw_extent.h"
@@ -31,6 +32,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,13 +99,39 @@ typedef struct {
     int fd;
 } raw_source;
 
+/* Opens the file of descriptor `fd` in `lr` by its /proc/self/fd name (libraw's file datastream). */
+static int open_path_fd(libraw_data_t *lr, int fd) {
+    char path[32];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return libraw_open_file(lr, path);
+}
+
+/* Bytes in memory are opened as a file too, a memfd holding a copy: libraw 0.20's TIFF parser
+ * reads through the buffer datastream's missing file name (a 350-byte mutated DNG made
+ * libraw_open_buffer read address 0x38; Fixtures/fuzz/raw-open-buffer-segv.dng), and one way in
+ * means the files the daemon reads in place and the bytes a program hands over meet the same code. */
+static int open_bytes(libraw_data_t *lr, const unsigned char *bytes, size_t length) {
+    int fd = memfd_create("darkroom-raw", MFD_CLOEXEC);
+    if (fd < 0) return LIBRAW_UNSUFFICIENT_MEMORY;
+    for (size_t done = 0; done < length;) {
+        ssize_t n = write(fd, bytes + done, length - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            close(fd);
+            return LIBRAW_UNSUFFICIENT_MEMORY;
+        }
+        done += (size_t)n;
+    }
+    /* libraw opens the path itself: its descriptor keeps the memfd alive after this one closes. */
+    int code = open_path_fd(lr, fd);
+    close(fd);
+    return code;
+}
+
 /* Opens (or, after libraw_recycle, opens again) the file in `lr`. */
 static int raw_open_source(libraw_data_t *lr, const raw_source *source) {
     lr->params.user_flip = 0;
-    if (source->bytes != NULL) return libraw_open_buffer(lr, (void *)source->bytes, source->length);
-    char path[32];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", source->fd);
-    return libraw_open_file(lr, path);
+    return source->bytes != NULL ? open_bytes(lr, source->bytes, source->length) : open_path_fd(lr, source->fd);
 }
 
 /* Whether the file is a DNG, from its first bytes. */

@@ -117,19 +117,13 @@ static void webp_reader_close(dr_reader *base) {
     free(r);
 }
 
-static dr_status fail(webp_reader *r, dr_status status, char *message, size_t capacity, const char *text) {
-    r->status = status;
-    dr_set_message(message, capacity, "%s", text);
-    return status;
-}
-
 /* Feeds input until at least `rows` rows are decoded. */
 static dr_status decode_until(webp_reader *r, int rows, char *message, size_t capacity) {
     while (r->decoded < rows) {
         if (r->deadline_ns != 0 && dr_monotonic_ns() > r->deadline_ns)
-            return fail(r, DR_CANCELLED, message, capacity, "decoding ran past the time limit");
+            return dr_fail(&r->status, message, capacity, DR_CANCELLED, "decoding ran past the time limit");
         if (r->fed >= r->length)
-            return fail(r, DR_TRUNCATED, message, capacity, "WebP data ends early (truncated file?)");
+            return dr_fail(&r->status, message, capacity, DR_TRUNCATED, "WebP data ends early (truncated file?)");
         size_t n = r->length - r->fed < FEED_BYTES ? r->length - r->fed : FEED_BYTES;
         VP8StatusCode code = WebPIAppend(r->incremental, r->base.bytes + r->fed, n);
         r->fed += n;
@@ -145,7 +139,7 @@ static dr_status decode_until(webp_reader *r, int rows, char *message, size_t ca
             r->decoded = last_y;
         }
         if (code == VP8_STATUS_OK && r->decoded < rows)
-            return fail(r, DR_CORRUPT, message, capacity, "WebP: the image ends before its last row");
+            return dr_fail(&r->status, message, capacity, DR_CORRUPT, "WebP: the image ends before its last row");
     }
     return DR_OK;
 }
@@ -158,7 +152,7 @@ static dr_status webp_read_rows(dr_reader *base, unsigned char *rows, size_t str
         return r->status;
     }
     int first = r->crop_y + r->next_row;
-    if (first + count > r->image_height) return fail(r, DR_CORRUPT, message, capacity, "WebP: more rows asked for than the image has");
+    if (first + count > r->image_height) return dr_fail(&r->status, message, capacity, DR_CORRUPT, "WebP: more rows asked for than the image has");
     if (r->incremental != NULL) {
         dr_status status = decode_until(r, first + count, message, capacity);
         if (status != DR_OK) return status;
@@ -176,18 +170,18 @@ static dr_status webp_read_rows(dr_reader *base, unsigned char *rows, size_t str
 /* The first frame of an animation, composed on the canvas. */
 static dr_status open_animation(webp_reader *r, const unsigned char *bytes, size_t length, char *message, size_t capacity) {
     WebPAnimDecoderOptions options;
-    if (!WebPAnimDecoderOptionsInit(&options)) return fail(r, DR_UNSUPPORTED, message, capacity, "WebP: libwebpdemux version mismatch");
+    if (!WebPAnimDecoderOptionsInit(&options)) return dr_fail(&r->status, message, capacity, DR_UNSUPPORTED, "WebP: libwebpdemux version mismatch");
     options.color_mode = MODE_RGBA;
     options.use_threads = 0;
     WebPData data = {bytes, length};
     r->animation = WebPAnimDecoderNew(&data, &options);
-    if (r->animation == NULL) return fail(r, DR_CORRUPT, message, capacity, "WebP: the animation could not be read (corrupt or truncated)");
+    if (r->animation == NULL) return dr_fail(&r->status, message, capacity, DR_CORRUPT, "WebP: the animation could not be read (corrupt or truncated)");
     WebPAnimInfo info;
     WebPAnimDecoderGetInfo(r->animation, &info);
     uint8_t *frame = NULL;
     int timestamp = 0;
     if (!WebPAnimDecoderGetNext(r->animation, &frame, &timestamp) || frame == NULL)
-        return fail(r, DR_CORRUPT, message, capacity, "WebP: the first frame could not be decoded");
+        return dr_fail(&r->status, message, capacity, DR_CORRUPT, "WebP: the first frame could not be decoded");
     r->pixels = frame;
     r->stride = (int)info.canvas_width * 4;
     r->image_height = (int)info.canvas_height;
@@ -214,12 +208,12 @@ dr_status dr_webp_reader_open(const unsigned char *bytes, size_t length, const d
     if (features.has_animation) {
         status = open_animation(r, bytes, length, message, capacity);
     } else if (!WebPInitDecoderConfig(&r->config)) {
-        status = fail(r, DR_UNSUPPORTED, message, capacity, "WebP: libwebp version mismatch");
+        status = dr_fail(&r->status, message, capacity, DR_UNSUPPORTED, "WebP: libwebp version mismatch");
     } else {
         r->config.output.colorspace = alpha ? MODE_RGBA : MODE_RGB;
         r->image_height = features.height;
         r->incremental = WebPINewDecoder(&r->config.output);
-        if (r->incremental == NULL) status = fail(r, DR_OUT_OF_MEMORY, message, capacity, "out of memory decoding WebP");
+        if (r->incremental == NULL) status = dr_fail(&r->status, message, capacity, DR_OUT_OF_MEMORY, "out of memory decoding WebP");
     }
     if (status != DR_OK) {
         webp_reader_close(&r->base);

@@ -42,12 +42,6 @@ static void anim_close(dr_writer *base) {
     free(w);
 }
 
-static dr_status failed(anim_writer *w, char *message, size_t capacity, dr_status status, const char *text) {
-    w->status = status;
-    dr_set_message(message, capacity, "WebP: %s", text);
-    return status;
-}
-
 static dr_status anim_set_icc(dr_writer *base, const unsigned char *profile, size_t length, char *message, size_t capacity) {
     anim_writer *w = (anim_writer *)base;
     if (w->status != DR_OK) return w->status;
@@ -65,7 +59,7 @@ static dr_status anim_write_rows(dr_writer *base, const unsigned char *rows, siz
     anim_writer *w = (anim_writer *)base;
     if (w->status != DR_OK) return w->status;
     WebPPicture *picture = &w->picture[w->current];
-    if (w->written + count > picture->height) return failed(w, message, capacity, DR_ENCODE_FAILED, "more rows than a frame has");
+    if (w->written + count > picture->height) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "WebP: more rows than a frame has");
     dr_webp_pack_argb(picture, w->written, rows, stride, count, w->channels);
     w->written += count;
     return DR_OK;
@@ -87,12 +81,12 @@ static dr_status anim_end_frame(dr_writer *base, int delay_ms, char *message, si
     anim_writer *w = (anim_writer *)base;
     if (w->status != DR_OK) return w->status;
     if (w->written != w->picture[w->current].height)
-        return failed(w, message, capacity, DR_ENCODE_FAILED, "a frame ended before its last row");
+        return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "WebP: a frame ended before its last row");
     if (w->picture[1].argb == NULL) {
         w->picture[1].use_argb = 1;
         w->picture[1].width = w->picture[0].width;
         w->picture[1].height = w->picture[0].height;
-        if (!WebPPictureAlloc(&w->picture[1])) return failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory for a second frame");
+        if (!WebPPictureAlloc(&w->picture[1])) return dr_fail(&w->status, message, capacity, DR_OUT_OF_MEMORY, "WebP: out of memory for a second frame");
     }
     int buffer = w->current;
     w->timestamps[buffer] = w->timestamp;
@@ -111,7 +105,7 @@ static dr_status anim_finish(dr_writer *base, dr_buffer *out, char *message, siz
     if (w->status != DR_OK) return w->status;
     /* A still image written to an animated writer is one frame. */
     if (w->frames == 0 && anim_end_frame(base, 100, message, capacity) != DR_OK) return w->status;
-    if (w->written != 0) return failed(w, message, capacity, DR_ENCODE_FAILED, "the last frame is incomplete");
+    if (w->written != 0) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "WebP: the last frame is incomplete");
     dr_status status = dr_frame_worker_wait(&w->worker, message, capacity);
     if (status != DR_OK) return w->status = status;
     WebPData data = {NULL, 0};
@@ -125,7 +119,7 @@ static dr_status anim_finish(dr_writer *base, dr_buffer *out, char *message, siz
     WebPDataClear(&data);
     if (!ok) {
         dr_buffer_free(out);
-        return failed(w, message, capacity, DR_ENCODE_FAILED, "the metadata chunks could not be added");
+        return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "WebP: the metadata chunks could not be added");
     }
     return DR_OK;
 }

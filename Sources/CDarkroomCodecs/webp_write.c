@@ -51,17 +51,11 @@ void dr_webp_pack_argb(WebPPicture *picture, int first, const unsigned char *row
     }
 }
 
-static dr_status failed(webp_writer *w, char *message, size_t capacity, dr_status status, const char *text) {
-    w->status = status;
-    dr_set_message(message, capacity, "%s", text);
-    return status;
-}
-
 static dr_status webp_set_icc(dr_writer *base, const unsigned char *profile, size_t length,
                               char *message, size_t capacity) {
     webp_writer *w = (webp_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written > 0) return failed(w, message, capacity, DR_ENCODE_FAILED, "WebP: the ICC profile must come before the rows");
+    if (w->written > 0) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "WebP: the ICC profile must come before the rows");
     free(w->icc);
     w->icc = NULL;
     w->icc_length = 0;
@@ -134,14 +128,14 @@ static dr_status write_yuv(webp_writer *w, const unsigned char *rows, size_t str
         }
         w->written++;
     }
-    return ok ? DR_OK : failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory converting WebP rows");
+    return ok ? DR_OK : dr_fail(&w->status, message, capacity, DR_OUT_OF_MEMORY, "out of memory converting WebP rows");
 }
 
 static dr_status webp_write_rows(dr_writer *base, const unsigned char *rows, size_t stride, int count,
                                  char *message, size_t capacity) {
     webp_writer *w = (webp_writer *)base;
     if (w->status != DR_OK) return w->status;
-    if (w->written + count > w->picture.height) return failed(w, message, capacity, DR_ENCODE_FAILED, "WebP: more rows than the image has");
+    if (w->written + count > w->picture.height) return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "WebP: more rows than the image has");
     if (!w->picture.use_argb) return write_yuv(w, rows, stride, count, message, capacity);
     dr_webp_pack_argb(&w->picture, w->written, rows, stride, count, w->channels);
     w->written += count;
@@ -212,7 +206,7 @@ static dr_status webp_finish(dr_writer *base, dr_buffer *out, char *message, siz
     WebPMemoryWriterClear(&memory);
     if (!ok) {
         dr_buffer_free(out);
-        return failed(w, message, capacity, DR_ENCODE_FAILED, "WebP: the metadata chunks could not be added");
+        return dr_fail(&w->status, message, capacity, DR_ENCODE_FAILED, "WebP: the metadata chunks could not be added");
     }
     return DR_OK;
 }

@@ -118,9 +118,9 @@ public struct EncodeOptions: Sendable, Equatable {
     /// filter per row (libpng's choice: the least sum of the filtered bytes' magnitudes), deflate
     /// matching runs only (photos: about as small as 2, in a third of the deflate time); 2 a
     /// filter per row, full deflate at ``compression``. The `effort` option's PNG form, whose
-    /// default is declared there.
+    /// default is declared there (so the value is never nil).
     public var pngEffort: Int {
-        get { encoding.value(.effort, for: .png)?.integer ?? 1 }
+        get { encoding.value(.effort, for: .png)!.integer! }
         set { encoding.effort = newValue }
     }
     /// AVIF: libaom's speed, 0 (slowest, smallest) … 9.

@@ -117,13 +117,13 @@ public struct ImageEncoder: StripSink {
     }
 
     /// A PNG from a palette source, 8-bit and in colour, small enough to keep its rows.
-    private static func triesPalette(size: Size, options: EncodeOptions, traits: OutputTraits) -> Bool {
+    static func triesPalette(size: Size, options: EncodeOptions, traits: OutputTraits) -> Bool {
         options.format == .png && traits.paletteSource && !traits.grey && !pngIsSixteenBit(options, traits)
             && size.area <= maxPalettePixels
     }
 
     /// A PNG's depth: as asked, else as the source (16 for a 16-bit PNG, 8 otherwise).
-    private static func pngIsSixteenBit(_ options: EncodeOptions, _ traits: OutputTraits) -> Bool {
+    static func pngIsSixteenBit(_ options: EncodeOptions, _ traits: OutputTraits) -> Bool {
         (options.bitDepth ?? (traits.sixteenBitSource ? 16 : 8)) == 16
     }
 
@@ -134,7 +134,7 @@ public struct ImageEncoder: StripSink {
 
     /// A TIFF's layout: grey and alpha as the output holds them, 16-bit as asked or as the
     /// source (never with JPEG compression, which holds 8-bit samples).
-    private static func tiffLayout(_ options: EncodeOptions, _ traits: OutputTraits) -> PixelConversion.Layout {
+    static func tiffLayout(_ options: EncodeOptions, _ traits: OutputTraits) -> PixelConversion.Layout {
         let sixteenBit = options.tiffCompression != .jpeg && pngIsSixteenBit(options, traits)
         return PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
     }
@@ -154,97 +154,9 @@ public struct ImageEncoder: StripSink {
         // Encoders' threads (libjxl's stage helpers, an animation's frame worker) come from the
         // compute slots.
         DecoderThreads.registered
-        var pointer: OpaquePointer?
-        let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
-        switch options.format {
-        case .png:
-            let sixteenBit = Self.pngIsSixteenBit(options, traits)
-            let layout = PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
-            let palette = Self.triesPalette(size: size, options: options, traits: traits)
-            let level = min(max(options.compression, 0), 9), effort = min(max(options.pngEffort, 0), 2)
-            quantiser = Quantiser(layout: layout, png: palette ? nil : PNGStrips(size: size, layout: layout, level: level, effort: effort))
-            var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
-                                         compression: Int32(level), effort: Int32(effort), palette: palette ? 1 : 0,
-                                         to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
-            try metadata.withCBlocks { (blocks) throws(CodecError) in
-                try CBridge.call { dr_png_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
-            }
-        case .jpeg:
-            guard size.width <= 65_500, size.height <= 65_500 else {
-                throw CodecError(code: .encodeFailed, message: "JPEG cannot hold an image wider or taller than 65500 pixels")
-            }
-            let layout = PixelConversion.Layout(grey: traits.grey, alpha: false, overWhite: true)
-            quantiser = Quantiser(layout: layout)
-            var c = dr_jpeg_write_options(quality: options.clamped(.quality),
-                                          progressive: options.progressive ? 1 : 0,
-                                          chroma_444: options.usesFullChroma ? 1 : 0,
-                                          optimize: options.optimizesCoding(for: size) ? 1 : 0, channels: Int32(layout.channels),
-                                          to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
-            try metadata.withCBlocks { (blocks) throws(CodecError) in
-                try CBridge.call { dr_jpeg_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
-            }
-        case .webp:
-            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
-            quantiser = Quantiser(layout: layout)
-            var c = dr_webp_write_options(channels: Int32(layout.channels), quality: Float(options.clamped(.quality)),
-                                          lossless: options.lossless ? 1 : 0, effort: options.clamped(.effort),
-                                          animated: options.animated ? 1 : 0, loop_count: Int32(clamping: max(options.loopCount, 0)))
-            try metadata.withCBlocks { (blocks) throws(CodecError) in
-                try CBridge.call { dr_webp_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
-            }
-        case .gif:
-            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha)
-            quantiser = Quantiser(layout: layout)
-            var c = dr_gif_write_options(channels: Int32(layout.channels), colors: options.clamped(.colors),
-                                         dither: Float(min(max(options.dither, 0), 1)),
-                                         effort: Int32(min(max(options.paletteEffort, 1), 10)),
-                                         loop_count: Int32(clamping: max(options.loopCount, 0)),
-                                         to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
-            try CBridge.call { dr_gif_writer_open(w, h, &c, &pointer, $0, $1) }
-        case .avif:
-            let layout = PixelConversion.Layout(grey: false, alpha: traits.alpha, sixteenBit: options.avifIsTenBit)
-            quantiser = Quantiser(layout: layout)
-            var c = dr_avif_write_options(channels: Int32(layout.channels), quality: options.clamped(.quality),
-                                          speed: options.clamped(.speed), bit_depth: Int32(clamping: options.bitDepth ?? 8),
-                                          orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
-            try metadata.withCBlocks { (blocks) throws(CodecError) in
-                try CBridge.call { dr_avif_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
-            }
-        case .jxl:
-            let layout = Self.jxlLayout(options, traits)
-            quantiser = Quantiser(layout: layout)
-            var c = dr_jxl_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
-                                         distance: Float(options.jxlDistance), effort: Int32(options.jxlEffort),
-                                         lossless: options.jxlLossless ? 1 : 0,
-                                         orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1))
-            try metadata.withCBlocks { (blocks) throws(CodecError) in
-                try CBridge.call { dr_jxl_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
-            }
-        case .tiff:
-            let layout = Self.tiffLayout(options, traits)
-            let deflateStrips = options.tiffCompression == .deflate && !options.tiled
-            quantiser = Quantiser(layout: layout, tiff: deflateStrips ? TIFFStrips(size: size, layout: layout) : nil)
-            let compression: Int32
-            switch options.tiffCompression {
-            case .none: compression = Int32(DR_TIFF_NONE)
-            case .lzw: compression = Int32(DR_TIFF_LZW)
-            case .deflate: compression = Int32(DR_TIFF_DEFLATE)
-            case .jpeg: compression = Int32(DR_TIFF_JPEG)
-            }
-            var c = dr_tiff_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
-                                          compression: compression, quality: options.clamped(.quality),
-                                          tiled: options.tiled ? 1 : 0,
-                                          orientation: Int32(metadata.exif.map(ExifOrientation.parse) ?? 1),
-                                          to_file: options.writesToDestination ? 1 : 0, fd: options.destination ?? -1)
-            try metadata.withCBlocks { (blocks) throws(CodecError) in
-                try CBridge.call { dr_tiff_writer_open(w, h, &c, blocks, &pointer, $0, $1) }
-            }
-        default:
-            // A format read only (ImageFormat.isWritable); the config and `process` refuse it before.
-            throw CodecError(code: .unsupported, message: "darkroom reads \(options.format.displayName) but does not write it; write "
-                             + ImageFormat.writableList)
-        }
-        writer = WriterHandle(pointer!)
+        let opened = try Self.openWriter(size: size, options: options, traits: traits, metadata: metadata)
+        quantiser = opened.quantiser
+        writer = WriterHandle(opened.pointer)
         // GIF has no place for a profile; its colours are sRGB by convention.
         if let icc = options.icc, !icc.isEmpty, options.format != .gif {
             let handle = writer.pointer

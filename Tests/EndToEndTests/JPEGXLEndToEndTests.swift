@@ -67,7 +67,7 @@ final class JPEGXLEndToEndTests: XCTestCase {
         let png = try photo(s, "src.jpg", width: 320, height: 240)
         _ = try ReferenceTool.output(Self.cjxl, [png, s.path("whole.jxl"), "-d", "1", "--lossless_jpeg=0"])
         let whole = try XCTUnwrap(s.read("whole.jxl"))
-        FileManager.default.createFile(atPath: s.path("cut.jxl"), contents: Data(whole.prefix(whole.count / 2)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: s.path("cut.jxl"), contents: Data(whole.prefix(whole.count / 2))))
         let result = try darkroom(["process", s.path("cut.jxl"), "-o", s.path("cut.png"), "--reports", s.path("reports")])
         XCTAssertEqual(result.status, 1)
         let report = try XCTUnwrap(s.report("reports/cut.jxl.json"))

@@ -73,7 +73,7 @@ final class PreviewBrowserTests: XCTestCase {
 
     /// The preview's arguments for one big image, `big.png` (2000×1500), made in `folder`.
     private func bigImage(_ folder: TemporaryFolder) throws -> [String] {
-        FileManager.default.createFile(atPath: folder.file("big.png"), contents: Data(try picture(width: 2000, height: 1500, format: .png)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.file("big.png"), contents: Data(try picture(width: 2000, height: 1500, format: .png))))
         return [folder.file("big.png")]
     }
 
@@ -104,9 +104,9 @@ final class PreviewBrowserTests: XCTestCase {
         let fm = FileManager.default
         for sub in ["inbox", "out"] { try fm.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true) }
         let bytes = try picture(width: 160, height: 100, format: .png)
-        fm.createFile(atPath: folder.file("photo.png"), contents: Data(bytes))
-        fm.createFile(atPath: folder.file("inbox/in.png"), contents: Data(bytes))
-        fm.createFile(atPath: folder.file("secret.png"), contents: Data(bytes))
+        XCTAssertTrue(fm.createFile(atPath: folder.file("photo.png"), contents: Data(bytes)))
+        XCTAssertTrue(fm.createFile(atPath: folder.file("inbox/in.png"), contents: Data(bytes)))
+        XCTAssertTrue(fm.createFile(atPath: folder.file("secret.png"), contents: Data(bytes)))
         try fm.createSymbolicLink(atPath: folder.file("inbox/link.png"), withDestinationPath: folder.file("secret.png"))
         let config = """
             # preview test config: comments and other lines must survive a save
@@ -138,7 +138,7 @@ final class PreviewBrowserTests: XCTestCase {
         try TestEnvironment.require(selenium.status == 0, "Selenium for python3 (scripts/install-deps.sh)")
         let folder = try scratch()
         let outside = TemporaryFolder(prefix: "darkroom-preview-outside")
-        FileManager.default.createFile(atPath: outside.file("logo.png"), contents: Data(try picture(width: 20, height: 20, format: .png)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: outside.file("logo.png"), contents: Data(try picture(width: 20, height: 20, format: .png))))
         try FileManager.default.createSymbolicLink(atPath: folder.file("outlink.png"), withDestinationPath: outside.file("logo.png"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())

@@ -116,8 +116,54 @@ public struct JobRunner: Sendable {
         draft.input.format = format?.rawValue
         draft.warn(FormatMismatch.warning(content: format, name: spec.inputPath))
 
-        // Planning: from the header alone.
         let plan: JobPlan
+        switch self.plan(input: input, spec: spec, draft: &draft) {
+        case .plan(let made): plan = made
+        case .finished(let report): return .finished(report)
+        }
+
+        // Memory: wait for room (the time limit starts once the job may run).
+        let pixelEstimates = JobMemoryEstimate.pixelBytes(for: plan, executor: executor)
+        let estimate = JobMemoryEstimate.bytes(for: plan, pixelBytes: pixelEstimates)
+        if let budget {
+            switch budget.reserve(estimate, giveUpWhen: shouldAbandon) {
+            case .granted: break
+            case .gaveUp: return .abandoned
+            case .neverFits:
+                return .finished(draft.finish(.failed, ReportError(code: .tooLarge, message:
+                    "processing it needs about \(Self.mebibytes(estimate)) of memory at its peak, more than the whole budget "
+                    + "(\(Self.mebibytes(budget.total))); raise limits.max_memory (or the unit's MemoryMax=) or lower limits.max_pixels")))
+            }
+        }
+        defer { budget?.release(estimate) }
+        let deadline = Deadline.after(seconds: limits.maxSeconds, cancellation: cancellation)
+
+        // Rendering and placing, output by output.
+        for (output, estimatedPixels) in zip(plan.outputs, pixelEstimates) {
+            if shouldAbandon() { return .abandoned }
+            if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
+            do throws(ReportError) {
+                let written = try write(output, of: plan, input: input, spec: spec, deadline: deadline,
+                                        estimatedPixels: estimatedPixels, into: &draft, shouldAbandon: shouldAbandon)
+                if !written { return .abandoned }
+            } catch {
+                // A cancelled render's error is the cancellation, not the file's.
+                if deadline.isCancelled { return .abandoned }
+                return .finished(draft.finish(.failed, error))
+            }
+        }
+        return .finished(draft.finish(.ok))
+    }
+
+    /// What planning from the header gives: the plan, or the job's report already (a file that
+    /// cannot be read or planned, or a watch with nothing to write).
+    private enum Planned {
+        case plan(JobPlan)
+        case finished(JobReport)
+    }
+
+    /// Plans the job from the input's header alone.
+    private func plan(input: ImageInput, spec: Spec, draft: inout ReportDraft) -> Planned {
         do throws(ReportError) {
             // The metadata blocks come with the header, in the same pass, when an output keeps them.
             // Text placeholders naming EXIF fields need the block too.
@@ -142,69 +188,47 @@ public struct JobRunner: Sendable {
                                         seed: spec.seed ?? Self.freshSeed(), facts: InputFacts.of(inputPath: spec.inputPath, metadata: metadata),
                                         limits: limits, executor: executor)
             if let metadata { made.metadata = metadata }
-            plan = made
+            return .plan(made)
         } catch {
             return .finished(draft.finish(.failed, error))
         }
+    }
 
-        // Memory: wait for room (the time limit starts once the job may run).
-        let pixelEstimates = JobMemoryEstimate.pixelBytes(for: plan, executor: executor)
-        let estimate = JobMemoryEstimate.bytes(for: plan, pixelBytes: pixelEstimates)
-        if let budget {
-            switch budget.reserve(estimate, giveUpWhen: shouldAbandon) {
-            case .granted: break
-            case .gaveUp: return .abandoned
-            case .neverFits:
-                return .finished(draft.finish(.failed, ReportError(code: .tooLarge, message:
-                    "processing it needs about \(Self.mebibytes(estimate)) of memory at its peak, more than the whole budget "
-                    + "(\(Self.mebibytes(budget.total))); raise limits.max_memory (or the unit's MemoryMax=) or lower limits.max_pixels")))
-            }
+    /// Renders one output, places it and adds it to the report; false when the job was
+    /// abandoned meanwhile (nothing placed).
+    private func write(_ output: JobPlan.Output, of plan: JobPlan, input: ImageInput, spec: Spec, deadline: Deadline,
+                       estimatedPixels: Int, into draft: inout ReportDraft, shouldAbandon: () -> Bool) throws(ReportError) -> Bool {
+        // A JPEG, PNG or TIFF goes straight into a temporary file next to its place as it is
+        // encoded, so the encoded file is never held in memory; WebP and AVIF (encoded whole
+        // at the end by their libraries) are encoded in memory.
+        var temporary: AtomicFile.Temporary?
+        var placedFile = false
+        defer { if let temporary { AtomicFile.discard(temporary, placed: placedFile) } }
+        if EncodeOptions(output.config).canWriteToDestination {
+            temporary = try Self.writing { () throws(FileError) in try AtomicFile.begin(for: output.path) }
         }
-        defer { budget?.release(estimate) }
-        let deadline = Deadline.after(seconds: limits.maxSeconds, cancellation: cancellation)
-
-        // Rendering and placing, output by output.
-        for (output, estimatedPixels) in zip(plan.outputs, pixelEstimates) {
-            if shouldAbandon() { return .abandoned }
-            if deadline.hasPassed { return .finished(draft.finish(.failed, .timeout(limits: limits))) }
-            // A JPEG, PNG or TIFF goes straight into a temporary file next to its place as it is
-            // encoded, so the encoded file is never held in memory; WebP and AVIF (encoded whole
-            // at the end by their libraries) are encoded in memory.
-            var temporary: AtomicFile.Temporary?
-            var placedFile = false
-            defer { if let temporary { AtomicFile.discard(temporary, placed: placedFile) } }
-            do throws(ReportError) {
-                if EncodeOptions(output.config).canWriteToDestination {
-                    temporary = try Self.writing { () throws(FileError) in try AtomicFile.begin(for: output.path) }
-                }
-                let rendered = try OutputRendering.render(input: input, plan: output, metadata: plan.metadata, limits: limits,
-                                                          deadline: deadline, executor: executor, destination: temporary?.descriptor,
-                                                          thumbnailBox: spec.thumbnailBox)
-                if shouldAbandon() { return .abandoned }
-                let writeClock = Stopwatch()
-                let placed: OutputPlacement.Placed
-                if let temporary {
-                    try Self.writing { () throws(FileError) in
-                        try AtomicFile.seal(temporary, attribute: spec.owner.map { (OutputPlacement.ownerAttribute, $0.mark) },
-                                            target: output.path, durable: durable)
-                    }
-                    placed = try OutputPlacement.place(.file(temporary), to: output.path, owner: spec.owner, durable: durable)
-                    placedFile = true
-                } else {
-                    placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner, durable: durable)
-                }
-                draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds,
-                          estimatedPixelBytes: estimatedPixels)
-                if let box = spec.thumbnailBox {
-                    draft.addThumbnails(of: rendered, box: box, placedAt: placed.path)
-                }
-            } catch {
-                // A cancelled render's error is the cancellation, not the file's.
-                if deadline.isCancelled { return .abandoned }
-                return .finished(draft.finish(.failed, error))
+        let rendered = try OutputRendering.render(input: input, plan: output, metadata: plan.metadata, limits: limits,
+                                                  deadline: deadline, executor: executor, destination: temporary?.descriptor,
+                                                  thumbnailBox: spec.thumbnailBox)
+        if shouldAbandon() { return false }
+        let writeClock = Stopwatch()
+        let placed: OutputPlacement.Placed
+        if let temporary {
+            try Self.writing { () throws(FileError) in
+                try AtomicFile.seal(temporary, attribute: spec.owner.map { (OutputPlacement.ownerAttribute, $0.mark) },
+                                    target: output.path, durable: durable)
             }
+            placed = try OutputPlacement.place(.file(temporary), to: output.path, owner: spec.owner, durable: durable)
+            placedFile = true
+        } else {
+            placed = try OutputPlacement.write(rendered.bytes, to: output.path, owner: spec.owner, durable: durable)
         }
-        return .finished(draft.finish(.ok))
+        draft.add(rendered, placed: placed, plan: output, seed: plan.seed, writeSeconds: writeClock.seconds,
+                  estimatedPixelBytes: estimatedPixels)
+        if let box = spec.thumbnailBox {
+            draft.addThumbnails(of: rendered, box: box, placedAt: placed.path)
+        }
+        return true
     }
 
     /// The report error for an input that could not be opened and read.

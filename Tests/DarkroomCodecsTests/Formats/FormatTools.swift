@@ -50,6 +50,23 @@ enum FormatTools {
         XCTAssertEqual(maxDifference(try ImageCodec.decode(out.bytes).image, expected), 0, file: file, line: line)
     }
 
+    /// An Adobe RGB PNG encoded by `encode` (the format's own tool: PNG path in, output path
+    /// out) keeps its profile, and darkroom converts it to sRGB as it converts the PNG's own.
+    static func assertProfileIsConvertedToSRGB(named output: String, minimumPSNR: Double,
+                                               encode: (_ png: String, _ output: String) throws -> Void,
+                                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let folder = TemporaryFolder()
+        let adobe = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("adobe_rgb.icc"))))
+        let png = try FormatTools.png(FormatTools.picture(width: 64, height: 48), "in.png", in: folder, icc: adobe)
+        try encode(png, folder.file(output))
+        let converted = try render(try folder.bytes(output), options: .init(format: .png))
+        let direct = try render(try folder.bytes("in.png"), options: .init(format: .png))
+        XCTAssertNotNil(converted.colorConvertedFrom, file: file, line: line)
+        XCTAssertEqual(converted.colorConvertedFrom, direct.colorConvertedFrom, file: file, line: line)
+        let quality = psnr(try ImageCodec.decode(converted.bytes).image, try ImageCodec.decode(direct.bytes).image)
+        XCTAssertGreaterThan(quality, minimumPSNR, file: file, line: line)
+    }
+
     /// The file at `path` decoded by darkroom.
     static func decode(_ path: String) throws -> (image: Image, info: ImageInfo) {
         try ImageCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))

@@ -111,15 +111,9 @@ final class HEIFTests: XCTestCase {
     /// An Adobe RGB profile travels into the HEIC (heif-enc copies the PNG's) and is converted
     /// to sRGB as the PNG's own is.
     func testICCProfileIsConvertedToSRGB() throws {
-        let folder = TemporaryFolder()
-        let adobe = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("adobe_rgb.icc"))))
-        let png = try FormatTools.png(FormatTools.picture(width: 64, height: 48), "in.png", in: folder, icc: adobe)
-        try FormatTools.run(FormatTools.heifEnc, ["-q", "95", png, "-o", folder.file("in.heic")])
-        let heic = try render(try folder.bytes("in.heic"), options: .init(format: .png))
-        let direct = try render(try folder.bytes("in.png"), options: .init(format: .png))
-        XCTAssertNotNil(heic.colorConvertedFrom)
-        XCTAssertEqual(heic.colorConvertedFrom, direct.colorConvertedFrom)
-        XCTAssertGreaterThan(psnr(try ImageCodec.decode(heic.bytes).image, try ImageCodec.decode(direct.bytes).image), 35)
+        try FormatTools.assertProfileIsConvertedToSRGB(named: "in.heic", minimumPSNR: 35) { png, heic in
+            try FormatTools.run(FormatTools.heifEnc, ["-q", "95", png, "-o", heic])
+        }
     }
 
     /// An nclx description with Display P3 primaries is converted: greys stay grey, colours

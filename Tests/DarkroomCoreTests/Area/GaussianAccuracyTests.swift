@@ -145,6 +145,13 @@ final class GaussianAccuracyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(wide, reach)
         XCTAssertLessThan(wide, reach + 16)
         XCTAssertEqual(try pipeline("sharpen | gaussian_blur radius=2 | median radius=3").bandHeight, 16)
+        // A sampled blur reaching past the band but not twice past it keeps the band asked for
+        // (its cost is per output row); running sums (a shadow's boxes) widen from any reach past it.
+        XCTAssertGreaterThan(GaussianBlur(sigma: 5).halo, 16)
+        XCTAssertEqual(try pipeline("gaussian_blur radius=5").bandHeight, 16)
+        let shadow = try pipeline("drop_shadow blur=6").bandHeight
+        XCTAssertGreaterThan(shadow, 16)
+        XCTAssertGreaterThanOrEqual(shadow, GaussianBlur(sigma: 6).halo)
         // Very wide: the band stays within its memory bound (16 MiB of float a band).
         let huge = try pipeline("unsharp_mask radius=100", width: 40000).bandHeight
         XCTAssertLessThanOrEqual(huge * 40000 * 16, 16 << 20)

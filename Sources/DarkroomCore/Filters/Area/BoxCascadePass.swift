@@ -34,6 +34,8 @@ struct BoxCascadePass: RGB8InputKernel {
     }
 
     var reach: Int { Int(box.reach) }
+    /// The running sums start over the rows above each band (down) or the pixels left of it.
+    var startsOverItsReach: Bool { !across }
     var outputSize: Size { size }
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
     var preservesOpacity: Bool { tint == nil }

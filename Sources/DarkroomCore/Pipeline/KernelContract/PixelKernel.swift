@@ -48,6 +48,10 @@ public protocol PixelKernel: Sendable {
     /// threads at once, each with views of its own piece's regions (``PipelineRun``'s pieces):
     /// declared by kernels checked to read their views only by absolute coordinates.
     var rendersInColumnPieces: Bool { get }
+    /// Whether the kernel's work for a band grows with how far it reads beyond the band's rows
+    /// (running sums start over the rows above each band): the scheduler then makes the bands
+    /// as tall as that reach, so the start is paid once per reach of rows rather than per band.
+    var startsOverItsReach: Bool { get }
 
     /// Bytes the kernel holds for the whole render beside its bands, measured on what it holds
     /// (a drawn graphic's or a text block's raster): the memory estimate adds them, and a render
@@ -64,6 +68,7 @@ extension PixelKernel {
 
     public var preservesGrey: Bool { true }
     public var rendersInColumnPieces: Bool { false }
+    public var startsOverItsReach: Bool { false }
     public var heldBytes: Int { 0 }
     public var failure: String? { nil }
 

@@ -70,24 +70,28 @@ struct BandPlan {
     /// Bytes one band of the widest node may take when bands are widened.
     static let widenedBandBytes = 16 << 20
 
-    /// Rows per band for a graph of `nodes`: `requested`, widened (in steps of 16 rows) to the
-    /// most rows a kernel reads above or below its output, up to ``widenedBandBytes``. A band
-    /// computed on its own reads that reach again each side (a blur of sigma 100 reads ~390 rows
-    /// each side): with bands as tall as the reach, each input row is read about three times
-    /// instead of fifty, whatever the blur's cost per row.
+    /// Rows per band for a graph of `nodes`: `requested`, widened (in steps of 16 rows, up to
+    /// ``widenedBandBytes``) to the most rows a kernel reads above or below its output when a
+    /// kernel ``PixelKernel/startsOverItsReach`` (a blur of sigma 100 by running sums reads ~390
+    /// rows each side: with bands as tall, each input row is summed about three times instead
+    /// of fifty) or when a reach passes twice the band. A kernel whose cost is per output row
+    /// (a sampled Gaussian) gains nothing from taller bands below that and loses cache: sigma 5
+    /// (18 rows each side) over 16-row bands takes less time than over 32-row ones.
     static func bandHeight(for nodes: [Pipeline.Node], requested: Int) -> Int {
-        var reach = 0, width = 1
+        var reach = 0, width = 1, widens = false
         for node in nodes {
             width = max(width, node.size.width)
             // Only kernels whose input and output rows correspond (a resize's reads are not a halo).
             guard case .kernel(let kernel, _) = node.producer else { continue }
             let band = Rect(x: 0, y: 0, width: node.size.width, height: requested)
             for (input, region) in zip(kernel.inputs, kernel.inputRegions(for: band)) where input.size.height == node.size.height {
-                reach = max(reach, band.y - region.y, region.maxY - band.maxY)
+                let rows = max(band.y - region.y, region.maxY - band.maxY)
+                reach = max(reach, rows)
+                widens = widens || rows > 2 * requested || (rows > requested && kernel.startsOverItsReach)
             }
         }
         let cap = max(requested, widenedBandBytes / (width * MemoryLayout<Pixel>.stride))
-        return reach <= requested ? requested : min((reach + 15) / 16 * 16, cap)
+        return widens ? min((reach + 15) / 16 * 16, cap) : requested
     }
 
     // MARK: Geometry
