@@ -16,9 +16,9 @@ public struct StatisticRequest: Sendable, Hashable {
     /// comes before the filter. Histograms, extremes, means and maps change little; the
     /// measured ``ImageStatistics/size`` is then the preview's. Never with ``lineExtremes``:
     /// a bounding box must be exact.
-    public var preview: Bool
+    var preview: Bool
 
-    public init(lineExtremes: Bool = false, distribution: Bool = true, mapSize: Size? = nil, preview: Bool = false) {
+    init(lineExtremes: Bool = false, distribution: Bool = true, mapSize: Size? = nil, preview: Bool = false) {
         self.lineExtremes = lineExtremes
         self.distribution = distribution
         self.mapSize = mapSize
@@ -33,15 +33,15 @@ public struct ImageStatistics: Sendable {
     public var size: Size
     /// The size of the image the statistic stands for: ``size``, or the full-size image when a
     /// preview was measured (coordinates of the map and box then scale by fullSize / size).
-    public var fullSize: Size
+    var fullSize: Size
     /// Per channel (R, G, B, A), 256 bins over 0…1 (values outside land in the end bins).
-    public var histogram: [[Int]]
+    var histogram: [[Int]]
     /// 256 bins of Rec. 709 luminance (0.2126 R + 0.7152 G + 0.0722 B) over 0…1, as the channels'.
     var luminanceHistogram: [Int]
-    public var minimum: Pixel
-    public var maximum: Pixel
+    var minimum: Pixel
+    var maximum: Pixel
     /// Sums per channel; ``mean`` divides by the pixel count.
-    public var sum: SIMD4<Double>
+    var sum: SIMD4<Double>
     /// With ``StatisticRequest/lineExtremes``: per row of this statistic's strip (from
     /// ``firstRow``) and per column of the image, the least and greatest value of each channel.
     var rowLow = [Pixel](), rowHigh = [Pixel](), columnLow = [Pixel](), columnHigh = [Pixel]()
@@ -54,7 +54,7 @@ public struct ImageStatistics: Sendable {
     let mapSize: Size?
 
     /// Box-filtered averages (premultiplied), when the request asked for a map.
-    public var map: Image? {
+    var map: Image? {
         mapSize.map { m in
             Image(width: m.width, height: m.height, pixels: (0..<m.area).map { i in
                 let a = mapSums[i] / Double(max(mapCounts[i], 1))
@@ -64,14 +64,14 @@ public struct ImageStatistics: Sendable {
     }
 
     var pixelCount: Int { size.area }
-    public var mean: Pixel {
+    var mean: Pixel {
         guard pixelCount > 0 else { return .zero }
         let m = sum / Double(pixelCount)
         return Pixel(Float(m[0]), Float(m[1]), Float(m[2]), Float(m[3]))
     }
 
     /// Nothing measured yet, for an image of `size`.
-    public init(size: Size, request: StatisticRequest) {
+    init(size: Size, request: StatisticRequest) {
         self.size = size
         fullSize = size
         histogram = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)

@@ -4,15 +4,15 @@
 /// sub-chain passes its own, so a group's steps are checked against the same filters as the
 /// chain around them, and Core needs to know no module that registers filters.
 public struct ChainContext: Sendable {
-    public var registry: FilterRegistry
-    public var assets: any AssetResolver
-    public var facts: InputFacts
+    var registry: FilterRegistry
+    var assets: any AssetResolver
+    var facts: InputFacts
     /// 0 for a chain's own steps, 1 inside a group, 2 inside a group inside a group…
-    public var depth: Int
+    var depth: Int
 
     /// Sub-chains nest at most this deep (a group in a group in a group in a group): reading
     /// recurses once per level, and no picture needs more.
-    public static let maximumDepth = 4
+    static let maximumDepth = 4
 
     public init(registry: FilterRegistry = .standard, assets: any AssetResolver = NoAssets(),
                 facts: InputFacts = InputFacts(), depth: Int = 0) {

@@ -6,10 +6,10 @@
 public struct ChainSpec: Sendable, Hashable {
     public var steps: [FilterInvocation]
     /// The filters the steps name.
-    public var registry: FilterRegistry
+    var registry: FilterRegistry
     /// Where image and data-file parameters are loaded from (the codecs' asset store). Not part
     /// of the chain's identity: the paths in the steps are.
-    public var assets: any AssetResolver
+    var assets: any AssetResolver
 
     public init(_ steps: [FilterInvocation], registry: FilterRegistry = .standard, assets: any AssetResolver = NoAssets()) {
         self.steps = steps

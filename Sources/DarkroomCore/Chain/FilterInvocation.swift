@@ -2,7 +2,7 @@
 /// which may be `random`. Resolving draws the random ones and fills in defaults.
 public struct FilterInvocation: Sendable, Hashable {
     public var name: String
-    public var arguments: [(name: String, argument: Argument)]
+    var arguments: [(name: String, argument: Argument)]
 
     /// Checks a step against the registry: the filter and every parameter must exist and every
     /// value must fit. Errors name the parameter (`resize.width: expected …`).
@@ -13,7 +13,7 @@ public struct FilterInvocation: Sendable, Hashable {
     }
 
     /// As ``init(name:rawArguments:registry:assets:)``, for a step `context.depth` sub-chains deep.
-    public init(name: String, rawArguments: [(name: String, value: RawValue)], in context: ChainContext) throws(ParameterError) {
+    init(name: String, rawArguments: [(name: String, value: RawValue)], in context: ChainContext) throws(ParameterError) {
         do { arguments = try Self.check(name, rawArguments, in: context) } catch {
             throw ParameterError(error.locationText.isEmpty ? "\(name): \(error.message)" : "\(name)\(error.locationText): \(error.message)")
         }
@@ -104,7 +104,7 @@ public struct FilterInvocation: Sendable, Hashable {
     }
 
     /// Resolves and builds the filter.
-    public func resolve(using rng: inout SeededGenerator, registry: FilterRegistry,
+    func resolve(using rng: inout SeededGenerator, registry: FilterRegistry,
                         assets: any AssetResolver = NoAssets(), facts: InputFacts = InputFacts()) throws(ParameterError) -> ResolvedFilter {
         let parameters = try resolveParameters(using: &rng, registry: registry, assets: assets, facts: facts)
         do {
@@ -139,7 +139,7 @@ public struct ResolvedFilter: Sendable, Hashable {
     public var parameters: ResolvedParameters
     public var filter: any Filter
 
-    public init(name: String, parameters: ResolvedParameters, filter: any Filter) {
+    init(name: String, parameters: ResolvedParameters, filter: any Filter) {
         self.name = name
         self.parameters = parameters
         self.filter = filter
@@ -158,7 +158,7 @@ public struct ResolvedFilter: Sendable, Hashable {
 
 extension ParameterDescriptor {
     /// A value drawn uniformly inside the slider range (never outside it).
-    public func draw(using rng: inout SeededGenerator) -> ParameterValue {
+    func draw(using rng: inout SeededGenerator) -> ParameterValue {
         if kind == .color {
             return .color(RGBA(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng),
                                Double.random(in: 0...1, using: &rng)))

@@ -4,7 +4,7 @@
 /// daemon fills it per job; the core knows no files, only these values.
 public struct InputFacts: Sendable, Hashable {
     /// Values by placeholder name (`stem`, `exif.Artist`); a name with no value fills in empty.
-    public var values: [String: String]
+    var values: [String: String]
 
     public init(_ values: [String: String] = [:]) { self.values = values }
 
@@ -17,7 +17,7 @@ public struct InputFacts: Sendable, Hashable {
     /// `template` with each `{placeholder}` replaced by its value (empty when the file has none:
     /// a photo without an Artist gets no credit, not the word "{exif.Artist}"). `{{` and `}}`
     /// write a brace.
-    public func fill(_ template: String) -> String {
+    func fill(_ template: String) -> String {
         var out = "", rest = Substring(template)
         while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
             out += rest[..<open]
@@ -39,7 +39,7 @@ public struct InputFacts: Sendable, Hashable {
     }
 
     /// Checks that every `{placeholder}` in `template` is one of ``names``.
-    public static func check(_ template: String) throws(ParameterError) {
+    static func check(_ template: String) throws(ParameterError) {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             let after = rest.index(after: open)

@@ -9,11 +9,11 @@ public struct PointProgram: Sendable {
     let operations: [any PointOperation]
 
     /// The operations in order, neighbours merged (see ``fuse(_:)``).
-    public init(_ operations: [any PointOperation]) {
+    init(_ operations: [any PointOperation]) {
         self.operations = Self.fuse(operations)
     }
 
-    public var isEmpty: Bool { operations.isEmpty }
+    var isEmpty: Bool { operations.isEmpty }
 
     /// Whether an opaque pixel stays opaque: every operation says so.
     public var preservesOpacity: Bool { operations.allSatisfy(\.preservesOpacity) }

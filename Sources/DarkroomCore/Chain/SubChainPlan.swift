@@ -3,7 +3,7 @@
 /// region filter's own steps appended with their sources renumbered. The pipeline then streams
 /// it like any plan, and the regions its steps need (a blur's halo) reach back to the input.
 public struct SubChainPlan: Sendable {
-    public let stages: [CompiledChain.Stage]
+    let stages: [CompiledChain.Stage]
 
     public init(_ filters: [ResolvedFilter]) {
         stages = ChainCompiler.compile(filters).stages

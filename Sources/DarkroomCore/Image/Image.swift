@@ -34,7 +34,7 @@ public struct Image: Sendable, Equatable {
     }
 
     public var size: Size { Size(width: width, height: height) }
-    public var bounds: Rect { Rect(size: size) }
+    var bounds: Rect { Rect(size: size) }
 
     public subscript(x: Int, y: Int) -> Pixel {
         get { pixels[y * width + x] }

@@ -8,13 +8,13 @@ public struct DescribedParameters: Sendable {
     public let values: ResolvedParameters
     public let descriptor: FilterDescriptor
 
-    public init(_ values: ResolvedParameters, of descriptor: FilterDescriptor) {
+    init(_ values: ResolvedParameters, of descriptor: FilterDescriptor) {
         self.values = values
         self.descriptor = descriptor
     }
 
     /// The given value, or the default.
-    public subscript(_ name: String) -> ParameterValue {
+    subscript(_ name: String) -> ParameterValue {
         if let given = values[name] { return given }
         guard let p = descriptor.parameter(named: name) else {
             preconditionFailure("\(descriptor.name) has no parameter \"\(name)\"")
@@ -40,7 +40,7 @@ public struct DescribedParameters: Sendable {
         return (x, y)
     }
 
-    public func lengths(_ name: String) -> [Length] {
+    func lengths(_ name: String) -> [Length] {
         guard case .lengths(let v) = self[name] else { preconditionFailure(kindError(name, "a list of lengths")) }
         return v
     }
@@ -70,7 +70,7 @@ public struct DescribedParameters: Sendable {
     }
 
     /// A record parameter, read through its fields.
-    public func record(_ name: String) -> DescribedParameters {
+    func record(_ name: String) -> DescribedParameters {
         guard case .record(let fields) = self[name] else { preconditionFailure(kindError(name, "a record")) }
         return DescribedParameters(fields, of: fieldsDescriptor(name))
     }
@@ -94,7 +94,7 @@ public struct DescribedParameters: Sendable {
     }
 
     /// A list of numbers.
-    public func numbers(_ name: String) -> [Double] {
+    func numbers(_ name: String) -> [Double] {
         guard case .numbers(let v) = self[name] else { preconditionFailure(kindError(name, "a list of numbers")) }
         return v
     }

@@ -9,8 +9,8 @@ public struct ParameterDescriptor: Sendable, Hashable {
     /// Used when the parameter is not given; nil means "absent unless given".
     public var defaultValue: ParameterValue?
     /// Hard limits: outside them a config is rejected.
-    public var minimum: Double?
-    public var maximum: Double?
+    var minimum: Double?
+    var maximum: Double?
     /// Suggested range: sliders and `random` draws use it.
     public var sliderMinimum: Double?
     public var sliderMaximum: Double?

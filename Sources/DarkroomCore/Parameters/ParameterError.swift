@@ -29,7 +29,7 @@ public enum ValuePathStep: Hashable, Sendable {
     case key(String)
 
     /// `[2]` or `.radius`.
-    public var text: String {
+    var text: String {
         switch self {
         case .index(let i): "[\(i)]"
         case .key(let k): ".\(k)"

@@ -93,7 +93,7 @@ public enum ParameterKind: Sendable, Hashable {
     }
 
     /// Kinds that accept `random`, drawn from the slider range.
-    public var isNumeric: Bool {
+    var isNumeric: Bool {
         switch self {
         case .scalar, .integer, .angle, .length: true
         default: false

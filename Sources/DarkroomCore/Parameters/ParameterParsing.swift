@@ -37,7 +37,7 @@ extension ParameterDescriptor {
     }
 
     /// What the parameter expects, as the start of an error message.
-    public var expectation: String {
+    var expectation: String {
         let range = rangeText.isEmpty ? "" : " " + rangeText
         switch kind {
         case .scalar: return "expected a number\(range)"

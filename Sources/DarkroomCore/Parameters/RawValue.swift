@@ -65,10 +65,10 @@ public enum Argument: Hashable, Sendable {
 
 /// One field of a record argument.
 public struct NamedArgument: Hashable, Sendable {
-    public var name: String
-    public var argument: Argument
+    var name: String
+    var argument: Argument
 
-    public init(_ name: String, _ argument: Argument) {
+    init(_ name: String, _ argument: Argument) {
         self.name = name
         self.argument = argument
     }

@@ -3,7 +3,7 @@ extension ParameterDescriptor {
     /// slider range, records resolved field by field (their own `random`s drawn in the order
     /// written, their defaults filled in), a sub-chain's steps resolved and built with `context`
     /// (the same generator, so the job's seed reproduces them too).
-    public func resolve(_ argument: Argument, using rng: inout SeededGenerator,
+    func resolve(_ argument: Argument, using rng: inout SeededGenerator,
                         in context: ChainContext = ChainContext()) throws(ParameterError) -> ParameterValue {
         switch argument {
         case .value(let v): return v

@@ -31,7 +31,7 @@ public struct ResolvedParameters: Sendable, Hashable {
     public private(set) var data: [String: DataAsset] = [:]
     /// The job's input, for text parameters' placeholders (``DescribedParameters/text(_:)``).
     /// Not part of the value's identity: the text as written is.
-    public var facts = InputFacts()
+    var facts = InputFacts()
 
     /// Every file the parameters name, for the report.
     public var assets: [AssetIdentity] {
@@ -66,7 +66,7 @@ public struct ResolvedParameters: Sendable, Hashable {
         if case .point(let x, let y)? = self[name] { return (x, y) }
         return nil
     }
-    public func bool(_ name: String) -> Bool? {
+    func bool(_ name: String) -> Bool? {
         if case .bool(let v)? = self[name] { return v }
         return nil
     }
@@ -86,7 +86,7 @@ public struct ResolvedParameters: Sendable, Hashable {
         if case .records(let v)? = self[name] { return v }
         return nil
     }
-    public func record(_ name: String) -> ResolvedParameters? {
+    func record(_ name: String) -> ResolvedParameters? {
         if case .record(let v)? = self[name] { return v }
         return nil
     }
@@ -94,11 +94,11 @@ public struct ResolvedParameters: Sendable, Hashable {
         if case .text(let v)? = self[name] { return v }
         return nil
     }
-    public func chain(_ name: String) -> [ResolvedFilter]? {
+    func chain(_ name: String) -> [ResolvedFilter]? {
         if case .chain(let v)? = self[name] { return v }
         return nil
     }
-    public func numbers(_ name: String) -> [Double]? {
+    func numbers(_ name: String) -> [Double]? {
         if case .numbers(let v)? = self[name] { return v }
         return nil
     }

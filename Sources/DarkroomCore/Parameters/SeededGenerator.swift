@@ -1,11 +1,11 @@
 /// A small, fast, seedable generator (SplitMix64), so that any `random` value can be reproduced
 /// from the seed written in the report.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    public private(set) var state: UInt64
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -5,9 +5,9 @@ import Foundation
 /// may stop it sooner (``PipelineError/cancelled``).
 public struct Deadline: Sendable, Hashable {
     public let nanoseconds: UInt64
-    public let cancellation: Cancellation?
+    let cancellation: Cancellation?
 
-    public init(nanoseconds: UInt64, cancellation: Cancellation? = nil) {
+    init(nanoseconds: UInt64, cancellation: Cancellation? = nil) {
         self.nanoseconds = nanoseconds
         self.cancellation = cancellation
     }
@@ -21,7 +21,7 @@ public struct Deadline: Sendable, Hashable {
 
     public var hasPassed: Bool { Self.now() > nanoseconds }
 
-    public static func now() -> UInt64 {
+    static func now() -> UInt64 {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)

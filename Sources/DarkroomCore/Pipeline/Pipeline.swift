@@ -50,7 +50,7 @@ public struct Pipeline: Sendable {
     public let sourceCrop: Rect?
     public let traits: SourceTraits
     /// Rows per band; output strips are bands of the last node.
-    public let bandHeight: Int
+    let bandHeight: Int
 
     public var outputSize: Size { nodes[nodes.count - 1].size }
     /// The size the source must deliver.

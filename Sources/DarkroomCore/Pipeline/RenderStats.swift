@@ -19,7 +19,7 @@ public struct RenderStats: Sendable, Equatable {
     public var decodeSeconds: Double
     public var encodeSeconds: Double
     /// Wall time of the whole render.
-    public var seconds: Double
+    var seconds: Double
 }
 
 extension RenderStats {

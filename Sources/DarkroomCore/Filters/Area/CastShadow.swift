@@ -3,8 +3,8 @@
 /// image's; a drawing module's `group` casts its layer's.
 public struct CastShadow: Sendable {
     /// Where the shadow falls, in image coordinates (x right, y down), whole pixels.
-    public let offset: (x: Int, y: Int)
-    public let color: RGBA
+    let offset: (x: Int, y: Int)
+    let color: RGBA
     let blur: GaussianBlur
 
     public init(offset: (x: Int, y: Int), color: RGBA, blur sigma: Double) {

@@ -8,7 +8,7 @@ import CDarkroomKernels
 /// premultiplied pixels colour and alpha blur alike, which is why transparent regions do not
 /// bleed black into their neighbours.
 public struct GaussianBlur: Sendable, Hashable {
-    public let kernel: GaussianKernel
+    let kernel: GaussianKernel
 
     /// The largest sigma `gaussian_blur` and `drop_shadow` accept (a 7433-tap kernel). Far past
     /// any visible effect; it exists so that a typo like 1e9 is refused at load time instead of
@@ -38,7 +38,7 @@ public struct GaussianBlur: Sendable, Hashable {
     public var halo: Int { halo(alphaOnly: false) }
 
     /// How far the blur of alpha alone (a shadow) reads past each output pixel.
-    public func halo(alphaOnly: Bool) -> Int {
+    func halo(alphaOnly: Bool) -> Int {
         guard usesBoxes(alphaOnly: alphaOnly) else { return kernel.halfWidth }
         var b = dr_ebox()
         dr_ebox_init(&b, kernel.sigma)

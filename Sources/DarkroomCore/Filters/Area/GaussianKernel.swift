@@ -7,12 +7,12 @@ import Foundation
 /// then all taps are scaled to sum to 1 so that flat regions keep their value. This is
 /// libvips' `gaussmat` with `min_ampl` = 0.001 (its `gaussblur` defaults to 0.2, which cuts the
 /// bell at 1.8σ and visibly narrows it; at 0.001 the cut is at 3.7σ and loses < 0.03 % of the mass).
-public struct GaussianKernel: Sendable, Hashable {
+struct GaussianKernel: Sendable, Hashable {
     /// Taps whose unnormalised weight falls below this fraction of the centre are dropped.
-    public static let cutoff = 0.001
+    static let cutoff = 0.001
 
     /// The standard deviation in pixels.
-    public let sigma: Double
+    let sigma: Double
     /// `2·halfWidth + 1` weights summing to 1, symmetric about the centre.
     let weights: [Float]
 
@@ -20,7 +20,7 @@ public struct GaussianKernel: Sendable, Hashable {
     var halfWidth: Int { weights.count / 2 }
 
     /// A kernel for `sigma`; sigma 0 (or less) gives the identity kernel `[1]`.
-    public init(sigma: Double) {
+    init(sigma: Double) {
         self.sigma = max(0, sigma)
         guard sigma > 0 else { weights = [1]; return }
         let h = Int((sigma * (2 * log(1 / Self.cutoff)).squareRoot()).rounded(.down))

@@ -21,7 +21,7 @@ public enum Gravity: String, Sendable, CaseIterable {
 
     /// Where this anchor puts a window in the free space around it, as a fraction (0 left or
     /// top, ½ centred, 1 right or bottom): what `resize fit: cover` crops by.
-    public var anchor: (x: Double, y: Double) {
+    var anchor: (x: Double, y: Double) {
         let o = origin(of: Size(width: 0, height: 0), in: Size(width: 2, height: 2))
         return (Double(o.x) / 2, Double(o.y) / 2)
     }

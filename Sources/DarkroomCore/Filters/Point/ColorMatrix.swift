@@ -3,10 +3,10 @@
 /// Kept in Double so that a long chain of fused adjustments does not accumulate error.
 public struct ColorMatrix: PointOperation, Hashable {
     /// Row-major 4×4.
-    public var m: [Double]
+    var m: [Double]
     var bias: [Double]
 
-    public init(_ m: [Double], bias: [Double] = [0, 0, 0, 0]) {
+    init(_ m: [Double], bias: [Double] = [0, 0, 0, 0]) {
         precondition(m.count == 16 && bias.count == 4)
         self.m = m
         self.bias = bias
@@ -15,14 +15,14 @@ public struct ColorMatrix: PointOperation, Hashable {
     public static let identity = ColorMatrix([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
     /// A matrix acting on RGB only, alpha untouched.
-    public static func rgb(_ m3: [Double], bias: [Double] = [0, 0, 0]) -> ColorMatrix {
+    static func rgb(_ m3: [Double], bias: [Double] = [0, 0, 0]) -> ColorMatrix {
         precondition(m3.count == 9 && bias.count == 3)
         return ColorMatrix([m3[0], m3[1], m3[2], 0, m3[3], m3[4], m3[5], 0, m3[6], m3[7], m3[8], 0, 0, 0, 0, 1],
                            bias: bias + [0])
     }
 
     /// `self` applied first, then `next`.
-    public func then(_ next: ColorMatrix) -> ColorMatrix {
+    func then(_ next: ColorMatrix) -> ColorMatrix {
         var out = [Double](repeating: 0, count: 16)
         var b = [Double](repeating: 0, count: 4)
         for i in 0..<4 {

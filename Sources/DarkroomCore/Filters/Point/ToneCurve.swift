@@ -9,11 +9,11 @@ import Foundation
 /// `c^0.25` is off by 15/255 near black), and the pipeline's values are floats, not 256 levels.
 public struct ToneCurve: PointOperation {
     /// The value a channel takes, for the value it had.
-    public let map: @Sendable (Float) -> Float
+    let map: @Sendable (Float) -> Float
     /// Names of the composed steps (for descriptions and tests).
-    public let names: [String]
+    let names: [String]
 
-    public init(_ name: String, _ map: @escaping @Sendable (Float) -> Float) {
+    init(_ name: String, _ map: @escaping @Sendable (Float) -> Float) {
         self.map = map
         names = [name]
     }
@@ -24,7 +24,7 @@ public struct ToneCurve: PointOperation {
     }
 
     /// `self` first, then `next`, as one curve.
-    public func then(_ next: ToneCurve) -> ToneCurve {
+    func then(_ next: ToneCurve) -> ToneCurve {
         let first = map, second = next.map
         return ToneCurve(names: names + next.names) { second(first($0)) }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The colour science behind `temperature_tint`: the white of a colour temperature and tint, and
 /// the matrix (on linear sRGB) that adapts one white to another.
-public enum WhiteBalance {
+enum WhiteBalance {
     /// CIE xy of the black body at `kelvin` (clamped to 1667…25000 K), by the cubic fit of Kim et
     /// al. (2002) to the Planckian locus, then moved off the locus by `tint` along its normal in
     /// CIE 1960 uv, in Adobe's tint units (1 unit = 1/3000 uv; positive towards magenta, as in

@@ -10,7 +10,7 @@ public enum EdgeMode: Sendable, Hashable {
     case mirror
 
     /// The index inside `0..<extent` that a read at `i` takes, or nil for a transparent one.
-    @inlinable public func index(_ i: Int, extent: Int) -> Int? {
+    @inlinable func index(_ i: Int, extent: Int) -> Int? {
         guard extent > 0 else { return nil }
         if i >= 0 && i < extent { return i }
         switch self {

@@ -18,11 +18,11 @@ public struct KernelPlan: Sendable {
 
     /// One kernel of the plan and where each of its inputs comes from.
     public struct Step: Sendable {
-        public var kernel: any PixelKernel
+        var kernel: any PixelKernel
         /// One per `kernel.inputs`, in order.
-        public var sources: [Source]
+        var sources: [Source]
         /// A name for reports, e.g. "gaussian_blur (across)".
-        public var label: String?
+        var label: String?
 
         public init(_ kernel: any PixelKernel, sources: [Source] = [.input], label: String? = nil) {
             precondition(kernel.inputs.count == sources.count, "one source per kernel input")
@@ -33,7 +33,7 @@ public struct KernelPlan: Sendable {
     }
 
     /// The steps in order; the last one's output is the filter's output.
-    public var steps: [Step]
+    var steps: [Step]
 
     public init(_ steps: [Step]) {
         precondition(!steps.isEmpty, "a plan needs at least one step")

@@ -1,7 +1,7 @@
 /// One input of a kernel: its size and how reads past its edges are answered.
 public struct KernelInput: Sendable, Hashable {
     public var size: Size
-    public var edge: EdgeMode
+    var edge: EdgeMode
 
     public init(size: Size, edge: EdgeMode) {
         self.size = size

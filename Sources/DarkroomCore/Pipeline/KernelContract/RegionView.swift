@@ -33,7 +33,7 @@ public struct RegionView {
         return rows[y - rect.y] + (x - rect.x)
     }
 
-    @inlinable public subscript(x: Int, y: Int) -> Pixel { pointer(x, y).pointee }
+    @inlinable subscript(x: Int, y: Int) -> Pixel { pointer(x, y).pointee }
 }
 
 /// Write access to the rectangle a kernel call must fill, and nothing else: rows are `stride`

@@ -10,9 +10,9 @@ public final class ComputeSlots: @unchecked Sendable {
     private var free: Int
     /// Jobs waiting for their first slot: they come before any job's extra helpers.
     private var waiting = 0
-    public let count: Int
+    let count: Int
 
-    public init(count: Int) {
+    init(count: Int) {
         self.count = max(1, count)
         free = self.count
     }
