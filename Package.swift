@@ -36,8 +36,8 @@ let package = Package(
     ],
     targets: [
         // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libtiff,
-        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libjxl (JPEG XL), libraw (camera RAW in), libheif and libde265 (HEVC, decoded on every core); libavif (10-bit AVIF) is opened with
-        // dlopen on first use, its headers only at build time (Debian libpng-dev, libjpeg-dev,
+        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libraw (camera RAW in), libheif and libde265 (HEVC, decoded on every core); libavif (10-bit AVIF) and libjxl (JPEG XL) are opened with
+        // dlopen on first use, their headers only at build time (Debian libpng-dev, libjpeg-dev,
         // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libgif-dev, libcgif-dev, libimagequant-dev, libjxl-dev, libraw-dev, libheif-dev, libde265-dev, libavif-dev;
         // scripts/install-deps.sh installs them).
         // Opening a library with dlopen on first use, for the libraries only some jobs need.
@@ -50,7 +50,7 @@ let package = Package(
                              .linkedLibrary("tiff"), .linkedLibrary("deflate"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
                              .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("de265"),
                              .linkedLibrary("gif"), .linkedLibrary("cgif"), .linkedLibrary("imagequant"),
-                             .linkedLibrary("raw_r"), .linkedLibrary("jxl")]
+                             .linkedLibrary("raw_r")]
         ),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),

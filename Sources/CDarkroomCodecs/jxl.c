@@ -16,6 +16,7 @@
  * libjxl returns status codes; nothing longjmps. Its parallel stages run on the compute slots
  * (jxl_runner.c), which also stop a decode at the deadline.
  */
+#include "jxl_library.h"
 #include "jxl_runner.h"
 
 #include <stdlib.h>
@@ -62,10 +63,10 @@ int dr_sniff_jxl(const unsigned char *bytes, size_t length) {
 static void finish_box(jxl_pass *p) {
     box_buffer *b = &p->box;
     if (b->kind == 0) {
-        JxlDecoderReleaseBoxBuffer(p->dec); /* the discard buffer, if set */
+        dr_jxl.JxlDecoderReleaseBoxBuffer(p->dec); /* the discard buffer, if set */
         return;
     }
-    size_t unused = JxlDecoderReleaseBoxBuffer(p->dec);
+    size_t unused = dr_jxl.JxlDecoderReleaseBoxBuffer(p->dec);
     size_t used = b->capacity - unused;
     if (b->kind == 1 && used >= 4) {
         size_t offset = (size_t)b->data[0] << 24 | (size_t)b->data[1] << 16 | (size_t)b->data[2] << 8 | b->data[3];
@@ -85,7 +86,7 @@ static void finish_box(jxl_pass *p) {
 static void start_box(jxl_pass *p) {
     finish_box(p);
     JxlBoxType type;
-    if (JxlDecoderGetBoxType(p->dec, type, JXL_TRUE) != JXL_DEC_SUCCESS) return;
+    if (dr_jxl.JxlDecoderGetBoxType(p->dec, type, JXL_TRUE) != JXL_DEC_SUCCESS) return;
     int kind = memcmp(type, "Exif", 4) == 0 ? 1 : memcmp(type, "xml ", 4) == 0 ? 2 : 0;
     if (kind == 0 || (kind == 1 && p->info->exif == NULL && p->info->metadata == NULL) || (kind == 2 && p->info->metadata == NULL))
         return;
@@ -96,7 +97,7 @@ static void start_box(jxl_pass *p) {
     if (p->box.data == NULL) return;
     p->box.capacity = 65536;
     p->box.kind = kind;
-    if (JxlDecoderSetBoxBuffer(p->dec, p->box.data, p->box.capacity) != JXL_DEC_SUCCESS) {
+    if (dr_jxl.JxlDecoderSetBoxBuffer(p->dec, p->box.data, p->box.capacity) != JXL_DEC_SUCCESS) {
         free(p->box.data);
         p->box = (box_buffer){0};
     }
@@ -106,22 +107,22 @@ static void start_box(jxl_pass *p) {
 static void grow_box(jxl_pass *p) {
     box_buffer *b = &p->box;
     if (b->kind == 0) { /* a box dropped as too large: the rest of it is read into the discard buffer */
-        JxlDecoderReleaseBoxBuffer(p->dec);
-        JxlDecoderSetBoxBuffer(p->dec, p->discard, sizeof p->discard);
+        dr_jxl.JxlDecoderReleaseBoxBuffer(p->dec);
+        dr_jxl.JxlDecoderSetBoxBuffer(p->dec, p->discard, sizeof p->discard);
         return;
     }
-    size_t unused = JxlDecoderReleaseBoxBuffer(p->dec);
+    size_t unused = dr_jxl.JxlDecoderReleaseBoxBuffer(p->dec);
     size_t used = b->capacity - unused;
     unsigned char *grown = b->capacity * 2 <= MAX_BOX_BYTES ? realloc(b->data, b->capacity * 2) : NULL;
     if (grown == NULL) { /* too large to keep (a Brotli bomb, say): dropped */
         free(b->data);
         *b = (box_buffer){0};
-        JxlDecoderSetBoxBuffer(p->dec, p->discard, sizeof p->discard);
+        dr_jxl.JxlDecoderSetBoxBuffer(p->dec, p->discard, sizeof p->discard);
         return;
     }
     b->data = grown;
     b->capacity *= 2;
-    JxlDecoderSetBoxBuffer(p->dec, b->data + used, b->capacity - used);
+    dr_jxl.JxlDecoderSetBoxBuffer(p->dec, b->data + used, b->capacity - used);
 }
 
 /* Whether a colour description is sRGB (or grey with sRGB's tone curve): nothing to convert. */
@@ -134,16 +135,16 @@ static int is_srgb(const JxlColorEncoding *c) {
 /* The profile of the decoded samples into info->icc, unless they are sRGB. */
 static dr_status store_colour(jxl_pass *p) {
     JxlColorEncoding original;
-    p->info->has_icc = JxlDecoderGetColorAsEncodedProfile(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &original) != JXL_DEC_SUCCESS;
+    p->info->has_icc = dr_jxl.JxlDecoderGetColorAsEncodedProfile(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &original) != JXL_DEC_SUCCESS;
     JxlColorEncoding data;
-    if (JxlDecoderGetColorAsEncodedProfile(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &data) == JXL_DEC_SUCCESS && is_srgb(&data))
+    if (dr_jxl.JxlDecoderGetColorAsEncodedProfile(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &data) == JXL_DEC_SUCCESS && is_srgb(&data))
         return DR_OK;
     size_t size = 0;
-    if (JxlDecoderGetICCProfileSize(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &size) != JXL_DEC_SUCCESS || size == 0)
+    if (dr_jxl.JxlDecoderGetICCProfileSize(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &size) != JXL_DEC_SUCCESS || size == 0)
         return DR_OK; /* none libjxl can describe: the samples are taken as sRGB */
     unsigned char *profile = malloc(size);
     if (profile == NULL) return DR_OUT_OF_MEMORY;
-    if (JxlDecoderGetColorAsICCProfile(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, profile, size) == JXL_DEC_SUCCESS) {
+    if (dr_jxl.JxlDecoderGetColorAsICCProfile(p->dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, profile, size) == JXL_DEC_SUCCESS) {
         free(p->info->icc);
         p->info->icc = profile;
         p->info->icc_length = size;
@@ -154,7 +155,7 @@ static dr_status store_colour(jxl_pass *p) {
 }
 
 static dr_status take_basic_info(jxl_pass *p, char *message, size_t capacity) {
-    if (JxlDecoderGetBasicInfo(p->dec, &p->basic) != JXL_DEC_SUCCESS)
+    if (dr_jxl.JxlDecoderGetBasicInfo(p->dec, &p->basic) != JXL_DEC_SUCCESS)
         return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the header cannot be read");
     dr_info *info = p->info;
     info->format = DR_FORMAT_JXL;
@@ -180,7 +181,7 @@ static dr_status take_basic_info(jxl_pass *p, char *message, size_t capacity) {
 
 static dr_status set_output(jxl_pass *p, char *message, size_t capacity) {
     size_t size = 0;
-    if (JxlDecoderImageOutBufferSize(p->dec, &p->format, &size) != JXL_DEC_SUCCESS)
+    if (dr_jxl.JxlDecoderImageOutBufferSize(p->dec, &p->format, &size) != JXL_DEC_SUCCESS)
         return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: no output size for the image");
     size_t sample = p->format.data_type == JXL_TYPE_UINT16 ? 2 : 1;
     p->row_bytes = (size_t)p->info->width * p->format.num_channels * sample;
@@ -188,35 +189,36 @@ static dr_status set_output(jxl_pass *p, char *message, size_t capacity) {
         return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the frame does not match the header's size");
     p->pixels = malloc(size);
     if (p->pixels == NULL) return dr_fail(NULL, message, capacity, DR_OUT_OF_MEMORY, "out of memory decoding JPEG XL");
-    if (JxlDecoderSetImageOutBuffer(p->dec, &p->format, p->pixels, size) != JXL_DEC_SUCCESS)
+    if (dr_jxl.JxlDecoderSetImageOutBuffer(p->dec, &p->format, p->pixels, size) != JXL_DEC_SUCCESS)
         return dr_fail(NULL, message, capacity, DR_CORRUPT, "JPEG XL: the output buffer was refused");
     return DR_OK;
 }
 
 /* Runs the decoder over the whole file until it has what the pass wants. */
 static dr_status run(jxl_pass *p, char *message, size_t capacity) {
+    if (dr_jxl_load(message, capacity) == NULL) return DR_UNSUPPORTED;
     int pixels = p->options != NULL;
-    JxlSignature signature = JxlSignatureCheck(p->bytes, p->length);
+    JxlSignature signature = dr_jxl.JxlSignatureCheck(p->bytes, p->length);
     if (signature != JXL_SIG_CODESTREAM && signature != JXL_SIG_CONTAINER)
         return dr_fail(NULL, message, capacity, signature == JXL_SIG_NOT_ENOUGH_BYTES ? DR_TRUNCATED : DR_NOT_AN_IMAGE,
                     "not a JPEG XL file");
     int container = signature == JXL_SIG_CONTAINER;
-    p->dec = JxlDecoderCreate(NULL);
+    p->dec = dr_jxl.JxlDecoderCreate(NULL);
     if (p->dec == NULL) return dr_fail(NULL, message, capacity, DR_OUT_OF_MEMORY, "out of memory opening JPEG XL");
     int events = JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | (container ? JXL_DEC_BOX : 0) | (pixels ? JXL_DEC_FULL_IMAGE : 0);
-    if (JxlDecoderSubscribeEvents(p->dec, events) != JXL_DEC_SUCCESS ||
-        JxlDecoderSetParallelRunner(p->dec, dr_jxl_run, &p->runner) != JXL_DEC_SUCCESS ||
-        JxlDecoderSetKeepOrientation(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS ||
-        JxlDecoderSetUnpremultiplyAlpha(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS ||
-        (container && JxlDecoderSetDecompressBoxes(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS) ||
-        JxlDecoderSetInput(p->dec, p->bytes, p->length) != JXL_DEC_SUCCESS)
+    if (dr_jxl.JxlDecoderSubscribeEvents(p->dec, events) != JXL_DEC_SUCCESS ||
+        dr_jxl.JxlDecoderSetParallelRunner(p->dec, dr_jxl_run, &p->runner) != JXL_DEC_SUCCESS ||
+        dr_jxl.JxlDecoderSetKeepOrientation(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS ||
+        dr_jxl.JxlDecoderSetUnpremultiplyAlpha(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS ||
+        (container && dr_jxl.JxlDecoderSetDecompressBoxes(p->dec, JXL_TRUE) != JXL_DEC_SUCCESS) ||
+        dr_jxl.JxlDecoderSetInput(p->dec, p->bytes, p->length) != JXL_DEC_SUCCESS)
         return dr_fail(NULL, message, capacity, DR_UNSUPPORTED, "JPEG XL: libjxl refused the decoder's settings");
     /* The whole file is given; the input is not closed, so running out of it is told apart
      * from damage: NEED_MORE_INPUT means the file ends early. */
     for (;;) {
         if (p->options != NULL && p->options->deadline_ns != 0 && dr_monotonic_ns() > p->options->deadline_ns)
             return dr_fail(NULL, message, capacity, DR_CANCELLED, "decoding ran past the time limit");
-        JxlDecoderStatus status = JxlDecoderProcessInput(p->dec);
+        JxlDecoderStatus status = dr_jxl.JxlDecoderProcessInput(p->dec);
         dr_status result = DR_OK;
         switch (status) {
         case JXL_DEC_BASIC_INFO:
@@ -262,8 +264,8 @@ static dr_status run(jxl_pass *p, char *message, size_t capacity) {
 
 static void pass_free(jxl_pass *p) {
     if (p->dec != NULL) {
-        JxlDecoderReleaseBoxBuffer(p->dec);
-        JxlDecoderDestroy(p->dec);
+        dr_jxl.JxlDecoderReleaseBoxBuffer(p->dec);
+        dr_jxl.JxlDecoderDestroy(p->dec);
     }
     free(p->box.data);
     p->dec = NULL;

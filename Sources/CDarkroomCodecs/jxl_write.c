@@ -10,6 +10,7 @@
  * DCT coefficients and keeps what it needs (jbrd box) to give back the original file byte for
  * byte. Both run libjxl's parallel stages on the compute slots (jxl_runner.c).
  */
+#include "jxl_library.h"
 #include "jxl_runner.h"
 
 #include <stdlib.h>
@@ -78,11 +79,11 @@ static dr_status collect_output(JxlEncoder *enc, dr_buffer *out, char *message, 
     uint8_t *next = out->data + out->length;
     size_t available = out->capacity - out->length;
     for (;;) {
-        JxlEncoderStatus status = JxlEncoderProcessOutput(enc, &next, &available);
+        JxlEncoderStatus status = dr_jxl.JxlEncoderProcessOutput(enc, &next, &available);
         out->length = (size_t)(next - out->data);
         if (status == JXL_ENC_SUCCESS) return DR_OK;
         if (status != JXL_ENC_NEED_MORE_OUTPUT) {
-            dr_set_message(message, capacity, "JPEG XL: libjxl could not encode the image (error %d)", (int)JxlEncoderGetError(enc));
+            dr_set_message(message, capacity, "JPEG XL: libjxl could not encode the image (error %d)", (int)dr_jxl.JxlEncoderGetError(enc));
             return DR_ENCODE_FAILED;
         }
         unsigned char *data = realloc(out->data, out->capacity * 2);
@@ -101,11 +102,11 @@ static int add_boxes(JxlEncoder *enc, const dr_metadata *metadata) {
         if (box == NULL) return 0;
         memset(box, 0, 4);
         memcpy(box + 4, metadata->exif, metadata->exif_length);
-        JxlEncoderStatus status = JxlEncoderAddBox(enc, "Exif", box, metadata->exif_length + 4, JXL_FALSE);
+        JxlEncoderStatus status = dr_jxl.JxlEncoderAddBox(enc, "Exif", box, metadata->exif_length + 4, JXL_FALSE);
         free(box);
         if (status != JXL_ENC_SUCCESS) return 0;
     }
-    if (metadata->xmp_length > 0 && JxlEncoderAddBox(enc, "xml ", metadata->xmp, metadata->xmp_length, JXL_FALSE) != JXL_ENC_SUCCESS)
+    if (metadata->xmp_length > 0 && dr_jxl.JxlEncoderAddBox(enc, "xml ", metadata->xmp, metadata->xmp_length, JXL_FALSE) != JXL_ENC_SUCCESS)
         return 0;
     return 1;
 }
@@ -115,11 +116,11 @@ static int set_colour(JxlEncoder *enc, const jxl_writer *w) {
     if (w->icc != NULL) {
         dr_icc_summary summary;
         dr_icc_inspect(w->icc, w->icc_length, DR_INTENT_RELATIVE, &summary);
-        if (!(summary.usable && summary.is_srgb)) return JxlEncoderSetICCProfile(enc, w->icc, w->icc_length) == JXL_ENC_SUCCESS;
+        if (!(summary.usable && summary.is_srgb)) return dr_jxl.JxlEncoderSetICCProfile(enc, w->icc, w->icc_length) == JXL_ENC_SUCCESS;
     }
     JxlColorEncoding srgb;
-    JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE);
-    return JxlEncoderSetColorEncoding(enc, &srgb) == JXL_ENC_SUCCESS;
+    dr_jxl.JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE);
+    return dr_jxl.JxlEncoderSetColorEncoding(enc, &srgb) == JXL_ENC_SUCCESS;
 }
 
 static dr_status jxl_finish(dr_writer *base, dr_buffer *out, char *message, size_t capacity) {
@@ -129,11 +130,11 @@ static dr_status jxl_finish(dr_writer *base, dr_buffer *out, char *message, size
         return failed(w, message, capacity, DR_ENCODE_FAILED, "JPEG XL: the image ended before its last row");
     const dr_jxl_write_options *o = &w->options;
     dr_jxl_runner runner = {0};
-    JxlEncoder *enc = JxlEncoderCreate(NULL);
+    JxlEncoder *enc = dr_jxl.JxlEncoderCreate(NULL);
     if (enc == NULL) return failed(w, message, capacity, DR_OUT_OF_MEMORY, "out of memory encoding JPEG XL");
     int boxes = w->metadata.exif_length > 0 || w->metadata.xmp_length > 0;
     JxlBasicInfo info;
-    JxlEncoderInitBasicInfo(&info);
+    dr_jxl.JxlEncoderInitBasicInfo(&info);
     info.xsize = (uint32_t)w->width;
     info.ysize = (uint32_t)w->height;
     info.bits_per_sample = (uint32_t)o->bit_depth;
@@ -147,34 +148,34 @@ static dr_status jxl_finish(dr_writer *base, dr_buffer *out, char *message, size
                              .endianness = JXL_NATIVE_ENDIAN, .align = 0};
     JxlEncoderFrameSettings *settings = NULL;
     const char *problem = NULL;
-    if (JxlEncoderSetParallelRunner(enc, dr_jxl_run, &runner) != JXL_ENC_SUCCESS) problem = "the thread runner was refused";
-    else if (boxes && (JxlEncoderUseContainer(enc, JXL_TRUE) != JXL_ENC_SUCCESS || JxlEncoderUseBoxes(enc) != JXL_ENC_SUCCESS))
+    if (dr_jxl.JxlEncoderSetParallelRunner(enc, dr_jxl_run, &runner) != JXL_ENC_SUCCESS) problem = "the thread runner was refused";
+    else if (boxes && (dr_jxl.JxlEncoderUseContainer(enc, JXL_TRUE) != JXL_ENC_SUCCESS || dr_jxl.JxlEncoderUseBoxes(enc) != JXL_ENC_SUCCESS))
         problem = "the container was refused";
-    else if (JxlEncoderSetBasicInfo(enc, &info) != JXL_ENC_SUCCESS) problem = "the image's size or depth was refused";
+    else if (dr_jxl.JxlEncoderSetBasicInfo(enc, &info) != JXL_ENC_SUCCESS) problem = "the image's size or depth was refused";
     else if (!set_colour(enc, w)) problem = "the ICC profile was refused";
     else if (boxes && !add_boxes(enc, &w->metadata)) problem = "the metadata boxes were refused";
-    else if ((settings = JxlEncoderFrameSettingsCreate(enc, NULL)) == NULL) problem = "out of memory";
-    else if (JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, o->effort) != JXL_ENC_SUCCESS)
+    else if ((settings = dr_jxl.JxlEncoderFrameSettingsCreate(enc, NULL)) == NULL) problem = "out of memory";
+    else if (dr_jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, o->effort) != JXL_ENC_SUCCESS)
         problem = "the effort was refused";
-    else if (o->lossless ? JxlEncoderSetFrameLossless(settings, JXL_TRUE) != JXL_ENC_SUCCESS
-                         : JxlEncoderSetFrameDistance(settings, o->distance) != JXL_ENC_SUCCESS)
+    else if (o->lossless ? dr_jxl.JxlEncoderSetFrameLossless(settings, JXL_TRUE) != JXL_ENC_SUCCESS
+                         : dr_jxl.JxlEncoderSetFrameDistance(settings, o->distance) != JXL_ENC_SUCCESS)
         problem = "the distance was refused";
-    if (problem == NULL && boxes) JxlEncoderCloseBoxes(enc);
+    if (problem == NULL && boxes) dr_jxl.JxlEncoderCloseBoxes(enc);
     if (problem == NULL &&
-        JxlEncoderAddImageFrame(settings, &format, w->rows, w->row_bytes * (size_t)w->height) != JXL_ENC_SUCCESS)
+        dr_jxl.JxlEncoderAddImageFrame(settings, &format, w->rows, w->row_bytes * (size_t)w->height) != JXL_ENC_SUCCESS)
         problem = "the image was refused";
     /* libjxl holds its own copy now. */
     free(w->rows);
     w->rows = NULL;
     if (problem != NULL) {
-        dr_set_message(message, capacity, "JPEG XL: %s (libjxl error %d)", problem, (int)JxlEncoderGetError(enc));
-        JxlEncoderDestroy(enc);
+        dr_set_message(message, capacity, "JPEG XL: %s (libjxl error %d)", problem, (int)dr_jxl.JxlEncoderGetError(enc));
+        dr_jxl.JxlEncoderDestroy(enc);
         w->status = DR_ENCODE_FAILED;
         return DR_ENCODE_FAILED;
     }
-    JxlEncoderCloseInput(enc);
+    dr_jxl.JxlEncoderCloseInput(enc);
     dr_status status = collect_output(enc, out, message, capacity);
-    JxlEncoderDestroy(enc);
+    dr_jxl.JxlEncoderDestroy(enc);
     w->status = status;
     return status;
 }
@@ -182,6 +183,7 @@ static dr_status jxl_finish(dr_writer *base, dr_buffer *out, char *message, size
 dr_status dr_jxl_writer_open(int width, int height, const dr_jxl_write_options *options, const dr_metadata *metadata,
                              dr_writer **out, char *message, size_t capacity) {
     *out = NULL;
+    if (dr_jxl_load(message, capacity) == NULL) return DR_UNSUPPORTED;
     if (width <= 0 || height <= 0) return failed(NULL, message, capacity, DR_ENCODE_FAILED, "JPEG XL: an empty image");
     if ((options->channels != 3 && options->channels != 4) || (options->bit_depth != 8 && options->bit_depth != 16))
         return failed(NULL, message, capacity, DR_ENCODE_FAILED, "JPEG XL: rows must be 8- or 16-bit RGB or RGBA");
@@ -215,28 +217,29 @@ dr_status dr_jxl_writer_open(int width, int height, const dr_jxl_write_options *
 
 dr_status dr_jxl_transcode_jpeg(const unsigned char *jpeg, size_t length, int effort, dr_buffer *out, char *message,
                                 size_t capacity) {
+    if (dr_jxl_load(message, capacity) == NULL) return DR_UNSUPPORTED;
     dr_jxl_runner runner = {0};
-    JxlEncoder *enc = JxlEncoderCreate(NULL);
+    JxlEncoder *enc = dr_jxl.JxlEncoderCreate(NULL);
     if (enc == NULL) return failed(NULL, message, capacity, DR_OUT_OF_MEMORY, "out of memory encoding JPEG XL");
     JxlEncoderFrameSettings *settings = NULL;
     dr_status status = DR_OK;
-    if (JxlEncoderSetParallelRunner(enc, dr_jxl_run, &runner) != JXL_ENC_SUCCESS ||
-        JxlEncoderUseContainer(enc, JXL_TRUE) != JXL_ENC_SUCCESS ||
-        JxlEncoderStoreJPEGMetadata(enc, JXL_TRUE) != JXL_ENC_SUCCESS ||
-        (settings = JxlEncoderFrameSettingsCreate(enc, NULL)) == NULL ||
-        JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, effort < 1 ? 1 : effort > 9 ? 9 : effort) != JXL_ENC_SUCCESS) {
+    if (dr_jxl.JxlEncoderSetParallelRunner(enc, dr_jxl_run, &runner) != JXL_ENC_SUCCESS ||
+        dr_jxl.JxlEncoderUseContainer(enc, JXL_TRUE) != JXL_ENC_SUCCESS ||
+        dr_jxl.JxlEncoderStoreJPEGMetadata(enc, JXL_TRUE) != JXL_ENC_SUCCESS ||
+        (settings = dr_jxl.JxlEncoderFrameSettingsCreate(enc, NULL)) == NULL ||
+        dr_jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, effort < 1 ? 1 : effort > 9 ? 9 : effort) != JXL_ENC_SUCCESS) {
         status = failed(NULL, message, capacity, DR_ENCODE_FAILED, "JPEG XL: libjxl refused the transcoder's settings");
-    } else if (JxlEncoderAddJPEGFrame(settings, jpeg, length) != JXL_ENC_SUCCESS) {
+    } else if (dr_jxl.JxlEncoderAddJPEGFrame(settings, jpeg, length) != JXL_ENC_SUCCESS) {
         /* Arithmetic coding, CMYK, 12-bit samples, or damage libjpeg forgives. */
         dr_set_message(message, capacity, "JPEG XL: libjxl cannot keep this JPEG's coded data (libjxl error %d: arithmetic coding, "
                        "CMYK and 12-bit JPEGs cannot be, nor damaged ones); write lossless_jpeg: false to re-encode its pixels",
-                       (int)JxlEncoderGetError(enc));
+                       (int)dr_jxl.JxlEncoderGetError(enc));
         status = DR_UNSUPPORTED;
     } else {
-        JxlEncoderCloseInput(enc);
+        dr_jxl.JxlEncoderCloseInput(enc);
         status = collect_output(enc, out, message, capacity);
     }
-    JxlEncoderDestroy(enc);
+    dr_jxl.JxlEncoderDestroy(enc);
     if (status != DR_OK) dr_buffer_free(out);
     return status;
 }

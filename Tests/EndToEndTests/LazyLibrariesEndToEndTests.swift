@@ -5,14 +5,15 @@ import Foundation
 import XCTest
 
 /// cairo, Pango, librsvg (with GLib) and libpq are opened with dlopen only when a chain draws or
-/// a cluster connects, libavif (with rav1e, SVT-AV1, dav1d…) only for a 10-bit AVIF output: a
+/// a cluster connects, libavif (with rav1e, SVT-AV1, dav1d…) only for a 10-bit AVIF output,
+/// libjxl (with libhwy, which calibrates a timer when loaded, and Brotli) only for a JPEG XL: a
 /// process that only resizes maps none of them (each costs memory in
 /// every process otherwise). Checked on the real binary, with glibc's loader telling which
 /// files it maps (LD_DEBUG=files) and with the daemon's /proc/PID/maps.
 final class LazyLibrariesEndToEndTests: XCTestCase {
     /// The libraries that must stay out of a process that does not draw.
     private let lazy = ["libcairo", "libpango", "librsvg", "libpq", "libglib-2.0", "libgobject", "libharfbuzz", "libfontconfig", "libxml2",
-                        "libavif", "librav1e", "libSvtAv1Enc", "libgav1"]
+                        "libavif", "librav1e", "libSvtAv1Enc", "libgav1", "libjxl", "libhwy", "libbrotlienc"]
 
     /// `darkroom process` with LD_DEBUG=files: the files the loader mapped, and the output.
     private func process(_ chain: String, _ s: Scratch, output: String = "out.png", options: [String] = [])
@@ -61,6 +62,19 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         XCTAssertEqual(ten.status, 0, ten.stderr.suffix(2000).description)
         XCTAssertTrue(ten.mapped.contains("libavif.so.15"), "\(ten.mapped)")
         XCTAssertEqual(try ImageCodec.readInfo(try XCTUnwrap(s.read("ten.avif"))).bitDepth, 10)
+    }
+
+    /// A JPEG XL output opens libjxl (and is a JPEG XL that reads back); a PNG one does not.
+    func testOnlyAJPEGXLOpensLibjxl() throws {
+        let s = Scratch()
+        let png = try process("resize width=48", s)
+        XCTAssertEqual(png.status, 0, png.stderr.suffix(2000).description)
+        XCTAssertFalse(png.mapped.contains { $0.hasPrefix("libjxl") || $0.hasPrefix("libhwy") }, "\(png.mapped)")
+        let jxl = try process("resize width=48", s, output: "out.jxl")
+        XCTAssertEqual(jxl.status, 0, jxl.stderr.suffix(2000).description)
+        XCTAssertTrue(jxl.mapped.contains("libjxl.so.0.7"), "\(jxl.mapped)")
+        let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.jxl")))
+        XCTAssertEqual([info.width, info.height], [48, 32])
     }
 
     /// A gradient opens cairo (and draws with it); text opens Pango too; neither opens libpq.

@@ -1,6 +1,7 @@
 /*
  * A shared library opened with dlopen on first use, for the libraries only some jobs need
- * (cairo, Pango and librsvg for drawing, libpq for cluster mode, libavif for 10-bit AVIF):
+ * (cairo, Pango and librsvg for drawing, libpq for cluster mode, libavif for 10-bit AVIF, libjxl for
+ * JPEG XL):
  * linking them would map them and their dependencies into every darkroom process.
  *
  * Each user keeps a table of `__typeof__` function pointers filled by DR_LIBRARY_RESOLVE in a
