@@ -19,13 +19,15 @@ func includeFlags(pkgConfig packages: String...) -> [String] {
     return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
 }
 
-// Layers depend one way: darkroom (CLI) → Preview → Daemon → Config, Codecs → Core.
+// Layers depend one way: darkroom (CLI) → Daemon → Config, Codecs → Core; darkroom-preview →
+// Preview → Daemon.
 // System C libraries enter through small C targets so that longjmp never crosses Swift.
 let package = Package(
     name: "darkroom",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "darkroom", targets: ["darkroom"]),
+        .executable(name: "darkroom-preview", targets: ["darkroom-preview"]),
         .library(name: "DarkroomCore", targets: ["DarkroomCore"]),
     ],
     dependencies: [
@@ -94,12 +96,30 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // `darkroom preview`'s options, parsed by both executables below; no server in it.
+        .target(
+            name: "DarkroomPreviewOptions",
+            dependencies: ["DarkroomCodecs", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The preview server is an executable of its own, which `darkroom preview` execs from
+        // the folder of the running `darkroom`: FlyingFox imports FoundationNetworking, which
+        // links libcurl and ~30 more shared libraries (gnutls, krb5, ldap, ssh2, nghttp2…) that
+        // the loader maps and relocates at every start (about 12 ms of CPU), and --as-needed or
+        // --gc-sections do not drop them. So `darkroom` (daemon, `process`) must not depend on
+        // DarkroomPreview or FlyingFox (LazyLibrariesEndToEndTests checks its mapped files).
         .executableTarget(
             name: "darkroom",
             dependencies: [
-                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "DarkroomDaemon", "DarkroomPreview",
+                "DarkroomCore", "DarkroomCodecs", "DarkroomConfig", "DarkroomDrawing", "DarkroomDaemon", "DarkroomPreviewOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "darkroom-preview",
+            dependencies: [
+                "DarkroomPreview", "DarkroomPreviewOptions", "DarkroomDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -117,8 +137,9 @@ let package = Package(
         .testTarget(name: "DarkroomDrawingTests", dependencies: ["DarkroomDrawing", "DarkroomCore", "DarkroomCodecs", "DarkroomTestSupport", "CMalloc"]),
         .testTarget(name: "DarkroomConfigTests", dependencies: ["DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomDaemonTests", dependencies: ["DarkroomDaemon", "DarkroomConfig", "DarkroomCodecs", "DarkroomCore", "DarkroomDrawing", "DarkroomTestSupport"]),
-        // Depends on the executable so that `swift test` builds the `darkroom` binary it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
+        // Depends on the executables so that `swift test` builds the `darkroom` and
+        // `darkroom-preview` binaries it runs.
+        .testTarget(name: "EndToEndTests", dependencies: ["darkroom", "darkroom-preview", "DarkroomCodecs", "DarkroomCore", "DarkroomTestSupport"],
                     exclude: ["Browser"]),  // the Selenium scripts, run by the browser tests
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds darkroom_VERSION_ARCH.deb with dpkg-deb from a release build (see `make deb`).
 # The package creates no user (the unit's DynamicUser= does) and depends on the Debian packages
-# that hold the shared libraries the binary links or opens (found with ldd, the SONAMEs it
-# dlopens and dpkg -S, so the list follows the build). Prints the .deb's path.
+# that hold the shared libraries the binaries (darkroom and darkroom-preview) link or open
+# (found with ldd, the SONAMEs they dlopen and dpkg -S, so the list follows the build). Prints the .deb's path.
 #   scripts/build-deb.sh BINARY MANPAGE OUTDIR
 set -euo pipefail
 binary=$1 manpage=$2 out=$3
@@ -19,6 +19,13 @@ scripts/stage-install.sh "$binary" "$manpage" "$root" /usr /lib/systemd/system
 # literals in the binary (Sources/CDarkroomDraw/libraries.c, Sources/CPostgres/libpq.c), found
 # here and resolved with ldconfig in the binary's own library folder (its libc's).
 libraries() {
+  local binary
+  for binary in "$@"; do
+    binary_libraries "$binary"
+  done
+}
+binary_libraries() {
+  local binary=$1
   ldd "$binary" | awk '/=> \// { print $3 }'
   local multiarch
   multiarch=$(ldd "$binary" | awk '$1 ~ /^libc\.so/ { print $3 }' | xargs dirname | xargs basename)
@@ -29,13 +36,13 @@ libraries() {
       || { echo "build-deb: $binary opens $soname, which is not installed here" >&2; echo FAIL; }
   done
 }
-depends=$(libraries | sort -u | while read -r lib; do
+depends=$(libraries "$binary" "$(dirname "$binary")/darkroom-preview" | sort -u | while read -r lib; do
             # FAIL is passed on as it is: `dpkg -S FAIL` would find EXIT_FAILURE's man page.
             [[ $lib != FAIL ]] || { echo FAIL; continue; }
             dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null \
               || { echo "build-deb: $binary links $lib, which no Debian package holds (build with --static-swift-stdlib: make dist)" >&2; echo FAIL; }
           done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')
-[[ -n $depends && $depends != *FAIL* ]] || { echo "build-deb: cannot list the packages the binary needs (ldd $binary)" >&2; exit 1; }
+[[ -n $depends && $depends != *FAIL* ]] || { echo "build-deb: cannot list the packages the binaries need (ldd $binary and darkroom-preview)" >&2; exit 1; }
 # Not a linked library: draw_text's default font (Pango finds it through fontconfig).
 depends="$depends, fonts-dejavu-core"
 

@@ -20,9 +20,14 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         throws -> (status: Int32, mapped: [String], stderr: String) {
         s.makeFolder("in")
         s.writeInPlace("in/photo.png", try picture(width: 96, height: 64, format: .png))
+        return try traced(try DaemonProcess.binaryPath(), ["process", "--chain", chain, s.path("in/photo.png"), "-o", s.path(output)] + options)
+    }
+
+    /// Runs `binary` with LD_DEBUG=files: its status, the files the loader mapped, its stderr.
+    private func traced(_ binary: String, _ arguments: [String]) throws -> (status: Int32, mapped: [String], stderr: String) {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
-        child.arguments = ["process", "--chain", chain, s.path("in/photo.png"), "-o", s.path(output)] + options
+        child.executableURL = URL(fileURLWithPath: binary)
+        child.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LD_DEBUG"] = "files"
         child.environment = environment
@@ -50,6 +55,29 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         }
         let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.png")))
         XCTAssertEqual([info.width, info.height], [48, 32])
+    }
+
+    /// `darkroom` does not link the preview's HTTP server: FoundationNetworking brings libcurl
+    /// and some thirty more libraries that every start would map. `darkroom-preview`, which
+    /// serves the page, does map them (the check can fail).
+    func testDarkroomMapsNoFoundationNetworkingNorLibcurl() throws {
+        func mapped(_ binary: String, _ arguments: [String]) throws -> [String] {
+            let run = try traced(binary, arguments)
+            XCTAssertEqual(run.status, 0, run.stderr.suffix(2000).description)
+            return run.mapped
+        }
+        let network = ["libFoundationNetworking", "libcurl", "libgnutls", "libnghttp2", "libssh2", "libldap", "libgssapi_krb5"]
+        let binary = try DaemonProcess.binaryPath()
+        for arguments in [["--version"], ["preview", "--help"]] {
+            let files = try mapped(binary, arguments)
+            XCTAssertTrue(files.contains { $0.hasPrefix("libc.so") }, "LD_DEBUG lists the mapped files: \(files)")
+            for name in network {
+                XCTAssertFalse(files.contains { $0.hasPrefix(name) }, "darkroom \(arguments.joined(separator: " ")) maps \(name): \(files)")
+            }
+        }
+        let server = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("darkroom-preview").path
+        let served = try mapped(server, ["--help"])
+        XCTAssertTrue(served.contains { $0.hasPrefix("libcurl") }, "darkroom-preview maps libcurl: \(served)")
     }
 
     /// An 8-bit AVIF (libheif) leaves libavif closed; a 10-bit one opens it and is 10-bit.

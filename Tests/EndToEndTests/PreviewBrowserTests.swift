@@ -140,25 +140,10 @@ final class PreviewBrowserTests: XCTestCase {
         let outside = TemporaryFolder(prefix: "darkroom-preview-outside")
         XCTAssertTrue(FileManager.default.createFile(atPath: outside.file("logo.png"), contents: Data(try picture(width: 20, height: 20, format: .png))))
         try FileManager.default.createSymbolicLink(atPath: folder.file("outlink.png"), withDestinationPath: outside.file("logo.png"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
-        process.arguments = ["preview"] + (try arguments(folder)) + [folder.file("photo.png")]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
-        }
+        let preview = try RunningPreview((try arguments(folder)) + [folder.file("photo.png")], in: folder.path)
+        defer { preview.stop() }
         // The first line printed names the page.
-        var printed = Data()
-        while !String(decoding: printed, as: UTF8.self).contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed += chunk
-        }
-        let line = String(decoding: printed, as: UTF8.self)
+        let line = preview.firstLine
         let url = try XCTUnwrap(line.range(of: "http://127.0.0.1:[0-9]+/\\?token=[0-9a-f]{64}", options: .regularExpression).map { String(line[$0]) },
                                 "darkroom preview printed: \(line)")
         try body(Preview(url: url, folder: folder, outside: outside, image: folder.file("photo.png")))
