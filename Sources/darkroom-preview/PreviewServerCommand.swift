@@ -28,6 +28,16 @@ struct PreviewServerCommand: ParsableCommand {
             printError("darkroom preview: \(error.description)")
             throw ExitCode(64)
         }
+        // SIGINT and SIGTERM stop listening and remove the scratch folder; caught from before the
+        // address is printed, so that a stop right after it still cleans up.
+        let stop = DispatchSemaphore(value: 0)
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            Self.signalSources.withLock { $0.append(source) }
+        }
         let started = Locked<Result<String, any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         Task {
@@ -50,15 +60,6 @@ struct PreviewServerCommand: ParsableCommand {
             throw ExitCode(1)
         case nil:
             throw ExitCode(1)
-        }
-        // Until SIGINT or SIGTERM: then stop listening and remove the scratch folder.
-        let stop = DispatchSemaphore(value: 0)
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            Self.signalSources.withLock { $0.append(source) }
         }
         stop.wait()
         let done = DispatchSemaphore(value: 0)
