@@ -1,14 +1,14 @@
 /// An ``ImageAsset`` held as a ``CompactImage``: 3 bytes a pixel for an opaque 8-bit image, 8
 /// (premultiplied 16-bit RGBA) otherwise.
-public final class CompactAsset: ImageAsset {
-    public let identity: AssetIdentity
-    public let isOpaque: Bool
-    public let isGrey: Bool
+package final class CompactAsset: ImageAsset {
+    package let identity: AssetIdentity
+    package let isOpaque: Bool
+    package let isGrey: Bool
     private let pixels: CompactImage
 
     /// Packs `image` (premultiplied float); `eightBit` says its samples had 8 bits, so an opaque
     /// one loses nothing at 3 bytes a pixel.
-    public init(_ image: Image, identity: AssetIdentity, eightBit: Bool) {
+    package init(_ image: Image, identity: AssetIdentity, eightBit: Bool) {
         self.identity = identity
         isOpaque = image.isOpaque
         isGrey = image.pixels.allSatisfy(\.isGrey)
@@ -20,7 +20,7 @@ public final class CompactAsset: ImageAsset {
         }
     }
 
-    public var size: Size { pixels.size }
-    public var byteCount: Int { pixels.size.area * pixels.pixelBytes }
-    public func pixel(_ x: Int, _ y: Int) -> Pixel { pixels.pixel(x, y) }
+    package var size: Size { pixels.size }
+    package var byteCount: Int { pixels.size.area * pixels.pixelBytes }
+    package func pixel(_ x: Int, _ y: Int) -> Pixel { pixels.pixel(x, y) }
 }

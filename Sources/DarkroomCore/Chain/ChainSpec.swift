@@ -27,7 +27,7 @@ public struct ChainSpec: Sendable, Hashable {
     }
 
     /// Whether a text parameter names an EXIF placeholder (the job then reads the EXIF block).
-    public var namesEXIF: Bool {
+    package var namesEXIF: Bool {
         steps.contains { $0.arguments.contains { $0.argument.texts.contains { $0.contains("{exif.") } } }
     }
 

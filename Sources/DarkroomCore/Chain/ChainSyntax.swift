@@ -28,7 +28,7 @@ public enum ChainSyntax {
     /// preview page turns them into config YAML this way). A sub-chain's value (a `group`'s
     /// `chain`) is steps in brackets, separated by `|` as here (`chain=[sepia | gaussian_blur radius=2]`),
     /// read into the form a config gives, so both are checked alike.
-    public static func parseStep(_ part: String, index: Int, registry: FilterRegistry) throws(ParameterError)
+    package static func parseStep(_ part: String, index: Int, registry: FilterRegistry) throws(ParameterError)
         -> (name: String, arguments: [(name: String, value: RawValue)]) {
         let words = splitTopLevel(part, on: " ").filter { !$0.isEmpty }
         guard let name = words.first else {

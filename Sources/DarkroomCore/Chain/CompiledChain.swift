@@ -41,7 +41,7 @@ public struct CompiledChain: Sendable {
 
     /// The chain with every analysis stage as its worst case: what the pixel limit and the
     /// memory estimate are computed on before anything is decoded.
-    public var worstCase: CompiledChain {
+    package var worstCase: CompiledChain {
         guard hasAnalysis else { return self }
         var out = [Stage]()
         for stage in stages {
@@ -91,7 +91,7 @@ public struct CompiledChain: Sendable {
 
     /// Whether a filter reads the chain's source (``KernelPlan/Source/chainSource``): the source
     /// is then decoded whole, at full size.
-    public var readsChainSource: Bool {
+    package var readsChainSource: Bool {
         stages.contains { if case .region(_, let filter) = $0 { filter.readsChainSource } else { false } }
     }
 
@@ -103,25 +103,25 @@ public struct CompiledChain: Sendable {
     /// How much a loader may shrink a source of `source` before this chain (1, 2, 4 or 8): its
     /// first stage decides, when it is ``SourceShrinkable`` (a resize, or a smart cover resize
     /// still to be measured).
-    public func sourceShrinkFactor(for source: Size) -> Int { shrinkOnLoadFactor(forReduction: sourceReduction(for: source)) }
+    package func sourceShrinkFactor(for source: Size) -> Int { shrinkOnLoadFactor(forReduction: sourceReduction(for: source)) }
 
     /// By how much the chain's first stage reduces a source of `source` (1 when it does not
     /// shrink, or is not ``SourceShrinkable``): a loader with other shrink steps than JPEG's
     /// (camera RAW's half-size decode) chooses from it.
-    public func sourceReduction(for source: Size) -> Double {
+    package func sourceReduction(for source: Size) -> Double {
         guard !readsChainSource, let first = shrinkableFirst else { return 1 }
         return first.sourceReduction(for: source)
     }
 
     /// The size a loader that draws its source (PDF, SVG) renders a source of `source` at before
     /// this chain: its first stage's picture when that is ``SourceShrinkable``, else `source`.
-    public func sourceRenderSize(for source: Size) -> Size {
+    package func sourceRenderSize(for source: Size) -> Size {
         guard !readsChainSource, let first = shrinkableFirst, source.area > 0 else { return source }
         return first.sourceRenderSize(for: source)
     }
 
     /// The chain for a source decoded at `shrunk` instead of `original`, with the same output.
-    public func forShrunkSource(original: Size, shrunk: Size) -> CompiledChain {
+    package func forShrunkSource(original: Size, shrunk: Size) -> CompiledChain {
         guard original != shrunk, shrinkableFirst != nil else { return self }
         let first: Stage = switch stages[0] {
         case .region(let name, let filter as any SourceShrinkable):

@@ -16,10 +16,10 @@ public struct PointProgram: Sendable {
     var isEmpty: Bool { operations.isEmpty }
 
     /// Whether an opaque pixel stays opaque: every operation says so.
-    public var preservesOpacity: Bool { operations.allSatisfy(\.preservesOpacity) }
+    package var preservesOpacity: Bool { operations.allSatisfy(\.preservesOpacity) }
 
     /// Whether a grey pixel (R = G = B) stays grey: every operation says so.
-    public var preservesGrey: Bool { operations.allSatisfy(\.preservesGrey) }
+    package var preservesGrey: Bool { operations.allSatisfy(\.preservesGrey) }
 
     /// Whether every operation acts on each colour channel alone and keeps alpha.
     var isChannelwise: Bool { operations.allSatisfy { $0.isChannelwise && $0.preservesOpacity } }

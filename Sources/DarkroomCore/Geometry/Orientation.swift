@@ -34,7 +34,7 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
     }
 
     /// The stored pixel shown at upright pixel (`u`, `v`), for a stored image of `stored`.
-    @inline(__always) public func storedPixel(_ u: Int, _ v: Int, stored: Size) -> (x: Int, y: Int) {
+    @inline(__always) package func storedPixel(_ u: Int, _ v: Int, stored: Size) -> (x: Int, y: Int) {
         let lastX = stored.width - 1, lastY = stored.height - 1
         switch self {
         case .up: return (u, v)

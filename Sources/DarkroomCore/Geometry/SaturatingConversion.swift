@@ -9,7 +9,7 @@ extension Int {
     /// Sizes and positions derived from user input (a scale of 1e300, an offset of 1e300 px) go
     /// through this instead of `Int(_:)`, which traps on NaN, infinity and anything past ±9.2e18.
     /// A saturated size is still far above any `max_pixels`, so the job is refused, not run.
-    public init(saturating value: Double) {
+    package init(saturating value: Double) {
         guard !value.isNaN else { self = 0; return }
         let limit = Double(Int.coordinateLimit)
         self = Int(Swift.min(Swift.max(value, -limit), limit))

@@ -5,7 +5,7 @@ extension Image {
     ///
     /// (No transparent-huge-page advice: it cuts page faults, but the kernel then compacts
     /// memory synchronously to find huge pages, which makes a render's time erratic.)
-    public init(width: Int, height: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Pixel>) -> Void) {
+    package init(width: Int, height: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Pixel>) -> Void) {
         let count = width * height
         let pixels = [Pixel](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialize(buffer)

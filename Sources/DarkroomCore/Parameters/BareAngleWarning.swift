@@ -7,7 +7,7 @@ extension ParameterDescriptor {
     /// One warning for each angle inside `raw` (in records and sub-chains too) written as a bare
     /// number beyond 2π, located as a ``ParameterError`` is (the config reader follows it to the
     /// line and column). Sub-chain steps are looked up in `registry`.
-    public func bareAngleWarnings(_ raw: RawValue, registry: FilterRegistry) -> [ParameterError] {
+    package func bareAngleWarnings(_ raw: RawValue, registry: FilterRegistry) -> [ParameterError] {
         switch (kind, raw) {
         case (.angle, .scalar(let text)):
             return Self.bareAngleWarning(text).map { [ParameterError($0)] } ?? []
@@ -50,7 +50,7 @@ extension ParameterDescriptor {
 extension ChainSyntax {
     /// The bare-angle warnings of a `--chain` (see ``ParameterDescriptor/bareAngleWarnings(_:registry:)``),
     /// each as `rotate.angle: 90 is read as radians …`. A chain that does not parse has none.
-    public static func bareAngleWarnings(_ text: String, registry: FilterRegistry = .standard) -> [String] {
+    package static func bareAngleWarnings(_ text: String, registry: FilterRegistry = .standard) -> [String] {
         guard (try? checkBrackets(text)) != nil else { return [] }
         return splitTopLevel(text, on: "|").enumerated().flatMap { index, part -> [String] in
             guard let (name, arguments) = try? parseStep(part, index: index, registry: registry),

@@ -5,7 +5,7 @@ extension ParameterDescriptor {
     /// `random` is accepted for numeric kinds that have a range to draw from (lengths always:
     /// without a slider they are drawn as a share of the image) and for colours.
     /// A sub-chain's steps are checked against `context`'s registry (see ``parseChain(_:in:)``).
-    public func parse(_ raw: RawValue, in context: ChainContext = ChainContext()) throws(ParameterError) -> Argument {
+    package func parse(_ raw: RawValue, in context: ChainContext = ChainContext()) throws(ParameterError) -> Argument {
         switch kind {
         case .chain:
             return try parseChain(raw, in: context)

@@ -30,7 +30,7 @@ public struct RawField: Hashable, Sendable {
 
 /// A value the user gave for one parameter: fixed, drawn at random for each job, or a record
 /// (or list of records) whose own fields may be either.
-public enum Argument: Hashable, Sendable {
+package enum Argument: Hashable, Sendable {
     case value(ParameterValue)
     case random
     /// A ``ParameterKind/records(_:)`` value: one list of fields per record.
@@ -64,7 +64,7 @@ public enum Argument: Hashable, Sendable {
 }
 
 /// One field of a record argument.
-public struct NamedArgument: Hashable, Sendable {
+package struct NamedArgument: Hashable, Sendable {
     var name: String
     var argument: Argument
 

@@ -4,7 +4,7 @@ import Foundation
 /// render stops with ``PipelineError/timedOut``; and the render's ``Cancellation``, if its owner
 /// may stop it sooner (``PipelineError/cancelled``).
 public struct Deadline: Sendable, Hashable {
-    public let nanoseconds: UInt64
+    package let nanoseconds: UInt64
     let cancellation: Cancellation?
 
     init(nanoseconds: UInt64, cancellation: Cancellation? = nil) {

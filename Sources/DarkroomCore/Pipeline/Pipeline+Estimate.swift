@@ -29,7 +29,7 @@ extension Pipeline {
     ///
     /// - Parameter compactSource: whether the source hands out its 8-bit RGB rows (the codecs'
     ///   decoders do): an 8-bit opaque source's bands then take 3 bytes a pixel, not 16.
-    public func estimatedPeakBytes(executor: StripExecutor = StripExecutor(), compactSource: Bool = false) -> Int {
+    package func estimatedPeakBytes(executor: StripExecutor = StripExecutor(), compactSource: Bool = false) -> Int {
         // Strips rendering at once, and how far apart they can be: with one, only the oldest
         // unfinished strip where reads only move down the image; otherwise (and for graphs
         // whose reads move up, where the in-order decoder makes bands long before they are

@@ -48,7 +48,7 @@ public struct Pipeline: Sendable {
     let rgb8Writer: Int?
     /// The part of the decoded image the source delivers (crop-on-load), or nil for all of it.
     public let sourceCrop: Rect?
-    public let traits: SourceTraits
+    package let traits: SourceTraits
     /// Rows per band; output strips are bands of the last node.
     let bandHeight: Int
 
@@ -87,7 +87,7 @@ public struct Pipeline: Sendable {
     }
 
     /// Every node's size and the filters it computes, in order (the source first).
-    public var nodeSizes: [(names: [String], size: Size)] { nodes.map { ($0.names, $0.size) } }
+    package var nodeSizes: [(names: [String], size: Size)] { nodes.map { ($0.names, $0.size) } }
 
     /// Whether the output can have transparent pixels (PNG then keeps an alpha channel).
     public var outputMayHaveAlpha: Bool {

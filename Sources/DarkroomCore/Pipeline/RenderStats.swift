@@ -25,7 +25,7 @@ public struct RenderStats: Sendable, Equatable {
 extension RenderStats {
     /// Two renders of the same pipeline one after the other (the frames of an animation): times
     /// summed node by node, the peak the larger of the two.
-    public func adding(_ other: RenderStats) -> RenderStats {
+    package func adding(_ other: RenderStats) -> RenderStats {
         var sum = self
         for i in sum.nodes.indices where i < other.nodes.count { sum.nodes[i].seconds += other.nodes[i].seconds }
         sum.peakPixelBytes = max(peakPixelBytes, other.peakPixelBytes)
@@ -39,7 +39,7 @@ extension RenderStats {
 extension RenderStats {
     /// A render that ran no pipeline: the file recoded whole by its encoder (a JPEG transcoded
     /// into JPEG XL), all of its wall time the encoder's.
-    public static func encodedWhole(seconds: Double) -> RenderStats {
+    package static func encodedWhole(seconds: Double) -> RenderStats {
         RenderStats(nodes: [], peakPixelBytes: 0, decodeSeconds: 0, encodeSeconds: seconds, seconds: seconds)
     }
 }

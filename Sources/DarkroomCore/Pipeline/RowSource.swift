@@ -16,7 +16,7 @@ public protocol RowSource: AnyObject {
 
 /// A source that can also hand out its rows as the 8-bit RGB samples it decoded, so a node that
 /// keeps its input whole and compact (a rotation) takes them without a round trip through float.
-public protocol CompactRowSource: RowSource {
+package protocol CompactRowSource: RowSource {
     /// Fills the next `count` rows as 8-bit RGB, `rowBytes` apart; only when opaque and 8-bit.
     func readRGB8Rows(count: Int, into target: UnsafeMutablePointer<UInt8>, rowBytes: Int) throws
 }

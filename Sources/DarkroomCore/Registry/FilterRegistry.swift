@@ -69,7 +69,7 @@ public struct FilterRegistry: Sendable, Hashable {
 }
 
 /// ` (did you mean "resize"?)` when some candidate is close enough, else "".
-public func suggestionText(_ word: String, among candidates: [String]) -> String {
+package func suggestionText(_ word: String, among candidates: [String]) -> String {
     let limit = max(2, word.count / 3)
     // The distance is at least the difference in length, so far longer or shorter candidates are
     // skipped unscored: a pasted megabyte must not cost a megabyte of work per known name.

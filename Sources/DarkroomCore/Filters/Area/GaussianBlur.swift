@@ -7,7 +7,7 @@ import CDarkroomKernels
 /// a flat image stays flat up to its border. It works on whatever the pixels hold; on
 /// premultiplied pixels colour and alpha blur alike, which is why transparent regions do not
 /// bleed black into their neighbours.
-public struct GaussianBlur: Sendable, Hashable {
+package struct GaussianBlur: Sendable, Hashable {
     let kernel: GaussianKernel
 
     /// The largest sigma `gaussian_blur` and `drop_shadow` accept (a 7433-tap kernel). Far past
@@ -26,7 +26,7 @@ public struct GaussianBlur: Sendable, Hashable {
     /// five running sums each way).
     static let colourBoxCascadeSigma = 16.0
 
-    public init(sigma: Double) {
+    package init(sigma: Double) {
         kernel = GaussianKernel(sigma: sigma)
     }
 
@@ -35,7 +35,7 @@ public struct GaussianBlur: Sendable, Hashable {
     }
 
     /// How far the blur reads past each output pixel.
-    public var halo: Int { halo(alphaOnly: false) }
+    package var halo: Int { halo(alphaOnly: false) }
 
     /// How far the blur of alpha alone (a shadow) reads past each output pixel.
     func halo(alphaOnly: Bool) -> Int {
@@ -50,7 +50,7 @@ public struct GaussianBlur: Sendable, Hashable {
     /// pass that reads each row many times, and the pass across reads float rows once each.
     /// With a `tint`, the source's alpha alone is blurred and the result is tint × alpha (a
     /// shadow: one channel's work, not four).
-    public func steps(for size: Size, from source: KernelPlan.Source, first: Int, tint: Pixel? = nil) -> [KernelPlan.Step] {
+    package func steps(for size: Size, from source: KernelPlan.Source, first: Int, tint: Pixel? = nil) -> [KernelPlan.Step] {
         if usesBoxes(alphaOnly: tint != nil) {
             return [.init(BoxCascadePass(sigma: kernel.sigma, size: size, across: false, tint: tint), sources: [source], label: "down"),
                     .init(BoxCascadePass(sigma: kernel.sigma, size: size, across: true, tint: tint), sources: [.step(first)], label: "across")]

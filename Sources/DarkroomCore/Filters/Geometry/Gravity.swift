@@ -1,9 +1,9 @@
 /// A compass anchor inside a larger area, as libvips' and ImageMagick's `gravity`.
-public enum Gravity: String, Sendable, CaseIterable {
+package enum Gravity: String, Sendable, CaseIterable {
     case center, north, south, east, west, north_east, north_west, south_east, south_west
 
     /// The origin of a `size` rectangle anchored this way inside `area`; centring rounds down.
-    public func origin(of size: Size, in area: Size) -> (x: Int, y: Int) {
+    package func origin(of size: Size, in area: Size) -> (x: Int, y: Int) {
         let free = (x: area.width - size.width, y: area.height - size.height)
         let x: Int, y: Int
         switch self {

@@ -2,7 +2,7 @@
 /// decodes, when that source feeds it alone: the decoded rows then never become float (3 bytes
 /// a pixel where float RGBA takes 16, and no conversion pass). The resize's horizontal half is
 /// one: it reads every decoded pixel, and libvips' `reduceh` works on uchar samples the same way.
-public protocol RGB8InputKernel: PixelKernel {
+package protocol RGB8InputKernel: PixelKernel {
     /// Whether ``render(rgb8:into:)`` can compute this instance (its weights fit fixed point).
     var acceptsRGB8Input: Bool { get }
 

@@ -4,7 +4,7 @@
 /// decoder to encoder in 8 bits: no float bands, no conversion to float and back. `draw` is
 /// one: it paints its shapes straight onto the decoded samples, as cairo paints onto an RGB24
 /// surface.
-public protocol RGB8OutputKernel: RGB8InputKernel {
+package protocol RGB8OutputKernel: RGB8InputKernel {
     /// Whether this instance can write 8-bit output (it must keep an opaque image opaque).
     var writesRGB8Output: Bool { get }
 
@@ -15,9 +15,9 @@ public protocol RGB8OutputKernel: RGB8InputKernel {
 
 /// Write access to the 8-bit RGB rows a kernel call must fill (3 bytes a pixel, `rowBytes`
 /// apart), and nothing else: they belong to this call alone.
-public struct RGB8RegionTarget {
+package struct RGB8RegionTarget {
     /// The rectangle to fill, in the kernel's output coordinates.
-    public let rect: Rect
+    package let rect: Rect
     @usableFromInline let origin: UnsafeMutablePointer<UInt8>
     @usableFromInline let rowBytes: Int
 
@@ -29,7 +29,7 @@ public struct RGB8RegionTarget {
     }
 
     /// The samples of pixel (`x`, `y`), and the pixels after it up to `rect.maxX`.
-    @inlinable public func pointer(_ x: Int, _ y: Int) -> UnsafeMutablePointer<UInt8> {
+    @inlinable package func pointer(_ x: Int, _ y: Int) -> UnsafeMutablePointer<UInt8> {
         origin + ((y - rect.y) * rowBytes + 3 * (x - rect.x))
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// The process's CPU budget for rendering: one slot per core, shared by every job, so that
 /// two jobs on a two-core machine run one thread each, and one job alone gets both cores.
 /// (Before, each of up to 256 daemon workers ran a `concurrentPerform` of its own.)
-public final class ComputeSlots: @unchecked Sendable {
-    public static let shared = ComputeSlots(count: ProcessInfoCores.count)
+package final class ComputeSlots: @unchecked Sendable {
+    package static let shared = ComputeSlots(count: ProcessInfoCores.count)
 
     private let condition = NSCondition()
     private var free: Int
@@ -29,7 +29,7 @@ public final class ComputeSlots: @unchecked Sendable {
 
     /// Takes up to `wanted` slots for helpers if they are free now and no job waits for its
     /// first slot, without waiting; returns how many.
-    public func tryAcquire(upTo wanted: Int) -> Int {
+    package func tryAcquire(upTo wanted: Int) -> Int {
         condition.lock()
         defer { condition.unlock() }
         guard waiting == 0 else { return 0 }
@@ -46,7 +46,7 @@ public final class ComputeSlots: @unchecked Sendable {
         return waiting > 0
     }
 
-    public func release(_ n: Int = 1) {
+    package func release(_ n: Int = 1) {
         condition.lock()
         free += n
         condition.broadcast()

@@ -6,9 +6,9 @@ import Foundation
 /// items that block hold the pool's threads: on Linux the pool grows past one thread per core
 /// only after about a second, so with two jobs at once on two cores the second job's render
 /// would wait that long for its helper whenever the daemon starts or `process --jobs 2` runs.
-public enum DedicatedThread {
+package enum DedicatedThread {
     /// Runs `body` on a new thread named `name`; `group` is entered now and left when it ends.
-    public static func start(name: String, group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String, group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         group.enter()
         let thread = Thread {
             body()

@@ -10,9 +10,17 @@ extension Pipeline {
     /// the image and the chain, not on its height. A decoder or encoder error, the deadline or
     /// its cancellation stops every thread at its next band; the error is rethrown and nothing
     /// more is written.
+    ///
+    /// Its threads come from the process's compute slots, shared with every other render.
     public func run<Sink: StripSink>(from source: any RowSource, into sink: inout Sink,
-                                     executor: StripExecutor = StripExecutor(), deadline: Deadline? = nil,
-                                     slots: ComputeSlots = .shared) throws -> RenderStats {
+                                     executor: StripExecutor = StripExecutor(), deadline: Deadline? = nil) throws -> RenderStats {
+        try run(from: source, into: &sink, executor: executor, deadline: deadline, slots: .shared)
+    }
+
+    /// ``run(from:into:executor:deadline:)`` with its threads from `slots` (a test's own pool).
+    package func run<Sink: StripSink>(from source: any RowSource, into sink: inout Sink,
+                                      executor: StripExecutor = StripExecutor(), deadline: Deadline? = nil,
+                                      slots: ComputeSlots) throws -> RenderStats {
         precondition(source.size == sourceSize, "the source delivers \(source.size), the pipeline expects \(sourceSize)")
         if let failure = kernelFailure { throw PipelineError.kernelCannotRender(failure) }
         let started = Deadline.now()
