@@ -398,3 +398,54 @@ void dr_ebox_across(const dr_ebox *b, const float *const *rows, int available, i
         }
     }
 }
+
+void dr_ebox_lines(const dr_ebox *b, const float *in, ptrdiff_t inPosition, ptrdiff_t inLane, int positions, int lanes,
+                   float *out, ptrdiff_t outPosition, ptrdiff_t outLane, int32_t *scratch) {
+    const int avx = has_avx2();
+    if (positions <= 2 * b->reach) return;
+    for (int g0 = 0; g0 < lanes; g0 += MAX_LANES) {
+        const int L = lanes - g0 < MAX_LANES ? lanes - g0 : MAX_LANES;
+        stream s;
+        stream_start(&s, b, L, scratch);
+        for (int j = 0; j < positions; j++) {
+            const float *src = in + (ptrdiff_t)j * inPosition + (ptrdiff_t)g0 * inLane;
+            int32_t *d = stream_slot(&s);
+            if (inLane == 1) {
+                to_samples(b, src, L, d, avx);
+            } else {
+                float gathered[MAX_LANES];
+                for (int l = 0; l < L; l++) gathered[l] = src[(ptrdiff_t)l * inLane];
+                to_samples(b, gathered, L, d, avx);
+            }
+            const int32_t *q = stream_push(&s);
+            if (!q) continue;
+            float *dst = out + (ptrdiff_t)(j - 2 * b->reach) * outPosition + (ptrdiff_t)g0 * outLane;
+            if (outLane == 1) {
+                to_levels(q, L, dst, avx);
+            } else {
+                float scattered[MAX_LANES];
+                to_levels(q, L, scattered, avx);
+                for (int l = 0; l < L; l++) dst[(ptrdiff_t)l * outLane] = scattered[l];
+            }
+        }
+    }
+}
+
+void dr_ebox_weights(const dr_ebox *b, double *weights) {
+    const int n = 2 * b->reach + 1;
+    for (int i = 0; i < n; i++) weights[i] = 0;
+    weights[b->reach] = 1;
+    double previous[n];
+    for (int pass = 0; pass < b->passes; pass++) {
+        for (int i = 0; i < n; i++) previous[i] = weights[i];
+        for (int i = 0; i < n; i++) {
+            double sum = 0;
+            for (int t = -(b->r + 1); t <= b->r + 1; t++) {
+                if (i - t < 0 || i - t >= n) continue;
+                const double tap = t == -(b->r + 1) || t == b->r + 1 ? b->end : b->centre;
+                sum += tap * previous[i - t];
+            }
+            weights[i] = sum;
+        }
+    }
+}
