@@ -11,10 +11,6 @@
  * Gaussians of v with the range sigma as their width, smooth at the level spacing, where the
  * quotient can step within much less than a sigma between two clusters of values.
  *
- * Each level's blur is either the sampled spatial Gaussian (2·reach + 1 taps each way) or, for
- * large radii, the cascade of extended boxes of box_cascade.c (a fixed cost per sample), whose
- * integer running sums give a sample the same value wherever a line starts.
- *
  * Every pixel's arithmetic is the same whichever chunk or band computes it (the levels it uses
  * always are, the others add exact zeros), so strips and threads cannot change a pixel.
  */
@@ -36,12 +32,12 @@ int dr_bilateral_level_count(float spacing) {
 }
 
 /* Floats of scratch per chunk (see the layout in dr_bilateral_levels), then the level flags. */
-size_t dr_bilateral_levels_scratch(int reach, int height, float spacing, const dr_ebox *box) {
+size_t dr_bilateral_levels_scratch(int reach, int height, float spacing) {
     const size_t span = DR_BILATERAL_LEVELS_CHUNK + 2 * (size_t)reach, rowsIn = (size_t)height + 2 * (size_t)reach;
     const size_t blocks = (span + BLOCK - 1) / BLOCK, outBlocks = DR_BILATERAL_LEVELS_CHUNK / BLOCK;
     const size_t floats = 3 * rowsIn * span + 2 * (size_t)height * span + 3 * (size_t)height * DR_BILATERAL_LEVELS_CHUNK + BLOCK
         + 2 * (rowsIn + (size_t)height) * blocks + 2 * (size_t)height * outBlocks;
-    return floats * sizeof(float) + (box ? dr_ebox_scratch(box) * sizeof(int32_t) : 0) + (size_t)dr_bilateral_level_count(spacing);
+    return floats * sizeof(float) + (size_t)dr_bilateral_level_count(spacing);
 }
 
 /* Scratch of one chunk: the channel's values X and the weighted planes P0 = w·v, P1 = w (rows
@@ -50,10 +46,9 @@ size_t dr_bilateral_levels_scratch(int reach, int height, float spacing, const d
    interpolated sums A0, A1, room for the lanes a block reads past its row; the range of values
    in each block of BLOCK columns of a row (cellLow, cellHigh), in the rows a block of the pass
    down reads (columnLow, columnHigh), and in each block of output pixels in level units
-   (outLow, outHigh); the boxes' rings (with a cascade); and which levels are needed. */
+   (outLow, outHigh); and which levels are needed. */
 typedef struct {
     float *X, *P0, *P1, *V0, *V1, *U, *A0, *A1, *cellLow, *cellHigh, *columnLow, *columnHigh, *outLow, *outHigh;
-    int32_t *rings;
     unsigned char *needed;
 } levels_scratch;
 
@@ -64,50 +59,6 @@ typedef struct {
    all lie farther from it: dropped, they move no output by more than about 1e-6 (a pixel's
    levels lie within 2 spacings of its value, its dropped neighbours 5.8 sigmas or more from it). */
 #define CUT 24.5f
-
-/* The Lagrange weights of level `levelIndex` for the BLOCK output pixels of row i from x0. */
-#define LAGRANGE_WEIGHTS                                                                                     \
-    const float *u = U + (size_t)i * cw + x0;                                                                 \
-    for (int j = 0; j < BLOCK; j++) {                                                                         \
-        /* The 4-point Lagrange weight of the level at distance a (in levels). */                             \
-        const float a = fabsf(u[j] - levelIndex);                                                             \
-        const float inner = (1.0f - a) * (1.0f + a) * (2.0f - a) * 0.5f;                                      \
-        const float outer = (a - 1.0f) * (a - 2.0f) * (3.0f - a) * (1.0f / 6.0f);                             \
-        phi[j] = a < 1.0f ? inner : (a < 2.0f ? outer : 0.0f);                                                \
-    }
-
-/* A level's blurs by the cascade, over the rectangle of output blocks that interpolate from
-   it (and its reach): down the planes' columns into V0 and V1, then across in place; then each
-   pixel adds its share. A sample's blur depends only on its window, not on the rectangle. */
-#define BOXES_LEVEL                                                                                          \
-    int top = height, bottom = -1, left = outBlocks, right = -1;                                              \
-    for (int i = 0; i < height; i++)                                                                          \
-        for (int b = 0; b < outBlocks; b++)                                                                   \
-            if (!(s->outHigh[i * outBlocks + b] <= levelIndex - 2.0f || s->outLow[i * outBlocks + b] >= levelIndex + 2.0f)) { \
-                if (i < top) top = i;                                                                         \
-                bottom = i;                                                                                   \
-                if (b < left) left = b;                                                                       \
-                if (b > right) right = b;                                                                     \
-            }                                                                                                 \
-    if (bottom < top) continue;                                                                               \
-    const int first = left * BLOCK, last = (right + 1) * BLOCK < cw ? (right + 1) * BLOCK : cw;               \
-    const int rowCount = bottom - top + 1, columns = last - first + 2 * reach;                                \
-    const size_t corner = (size_t)top * span + (size_t)first;                                                 \
-    dr_ebox_lines(box, P0 + corner, span, 1, rowCount + 2 * reach, columns, V0 + corner, span, 1, s->rings);  \
-    dr_ebox_lines(box, P1 + corner, span, 1, rowCount + 2 * reach, columns, V1 + corner, span, 1, s->rings);  \
-    dr_ebox_lines(box, V0 + corner, 1, span, columns, rowCount, V0 + corner, 1, span, s->rings);              \
-    dr_ebox_lines(box, V1 + corner, 1, span, columns, rowCount, V1 + corner, 1, span, s->rings);              \
-    for (int i = top; i <= bottom; i++)                                                                       \
-        for (int x0 = 0; x0 < cw; x0 += BLOCK) {                                                              \
-            const int ob = i * outBlocks + x0 / BLOCK;                                                        \
-            if (s->outHigh[ob] <= levelIndex - 2.0f || s->outLow[ob] >= levelIndex + 2.0f) continue;          \
-            float phi[BLOCK];                                                                                 \
-            LAGRANGE_WEIGHTS                                                                                  \
-            const float *b0 = V0 + (size_t)i * span + x0, *b1 = V1 + (size_t)i * span + x0;                   \
-            float *a0 = A0 + (size_t)i * cw + x0, *a1 = A1 + (size_t)i * cw + x0;                             \
-            const int n = cw - x0 < BLOCK ? cw - x0 : BLOCK;                                                  \
-            for (int j = 0; j < n; j++) { a0[j] += phi[j] * b0[j]; a1[j] += phi[j] * b1[j]; }                 \
-        }
 
 #define LEVELS_BODY                                                                                          \
     const int side = 2 * reach + 1, span = cw + 2 * reach, rowsIn = height + 2 * reach;                      \
@@ -177,9 +128,6 @@ typedef struct {
         }                                                                                                     \
     /* A value this far from a level is certainly past the cut-off (1 % margin over rounding). */           \
     const float cutDistance = 1.01f * sqrtf(CUT / -rangeScale);                                               \
-    /* The boxes' fixed point resolves 1/DR_EBOX_UNIT of a sample up to ±limit: planes scaled   \
-       to an eighth of the limit (|w·v| stays under 6 within the cut) keep small sums exact. */  \
-    const float planeScale = box ? box->limit / 8.0f : 1.0f;                                                  \
     memset(A0, 0, sizeof(float) * (size_t)height * (size_t)cw);                                               \
     memset(A1, 0, sizeof(float) * (size_t)height * (size_t)cw);                                               \
     for (int k = 0; k < levelCount; k++) {                                                                    \
@@ -200,14 +148,10 @@ typedef struct {
                     /* NaN, infinite and far values weigh 0. */                                               \
                     const int near = e >= -CUT;                                                               \
                     const float w = exp_nonpositive(near ? e : 0.0f);                                         \
-                    P1[first + j] = near ? w * planeScale : 0.0f;                                             \
-                    P0[first + j] = near ? w * planeScale * v : 0.0f;                                         \
+                    P1[first + j] = near ? w : 0.0f;                                                          \
+                    P0[first + j] = near ? w * v : 0.0f;                                                      \
                 }                                                                                             \
             }                                                                                                 \
-        if (box) {                                                                                            \
-            BOXES_LEVEL                                                                                       \
-            continue;                                                                                         \
-        }                                                                                                     \
         /* Both passes in blocks of BLOCK columns summed in registers over all taps; lanes past  \
            the row's end read the next floats of the scratch and are dropped. */                  \
         for (int i = 0; i < height; i++)                                                                      \
@@ -245,7 +189,14 @@ typedef struct {
                     const float *v0 = V0 + (size_t)i * span + x0 + t, *v1 = V1 + (size_t)i * span + x0 + t;   \
                     for (int j = 0; j < BLOCK; j++) { b0[j] += g * v0[j]; b1[j] += g * v1[j]; }               \
                 }                                                                                             \
-                LAGRANGE_WEIGHTS                                                                              \
+                const float *u = U + (size_t)i * cw + x0;                                                     \
+                for (int j = 0; j < BLOCK; j++) {                                                             \
+                    /* The 4-point Lagrange weight of the level at distance a (in levels). */                 \
+                    const float a = fabsf(u[j] - levelIndex);                                                 \
+                    const float inner = (1.0f - a) * (1.0f + a) * (2.0f - a) * 0.5f;                          \
+                    const float outer = (a - 1.0f) * (a - 2.0f) * (3.0f - a) * (1.0f / 6.0f);                 \
+                    phi[j] = a < 1.0f ? inner : (a < 2.0f ? outer : 0.0f);                                    \
+                }                                                                                             \
                 float *a0 = A0 + (size_t)i * cw + x0, *a1 = A1 + (size_t)i * cw + x0;                         \
                 if (cw - x0 >= BLOCK) {                                                                       \
                     for (int j = 0; j < BLOCK; j++) { a0[j] += phi[j] * b0[j]; a1[j] += phi[j] * b1[j]; }     \
@@ -275,20 +226,20 @@ typedef struct {
 #if defined(__x86_64__)
 __attribute__((target("avx2,fma")))
 static void levels_avx2(const float *const *rows, int c, int reach, const float *spatial, float rangeScale, float spacing,
-                        const dr_ebox *box, int levelLow, int levelCount, int cw, int height, float *out, ptrdiff_t outStride,
+                        int levelLow, int levelCount, int cw, int height, float *out, ptrdiff_t outStride,
                         const levels_scratch *s) {
     LEVELS_BODY
 }
 #endif
 
 static void levels_plain(const float *const *rows, int c, int reach, const float *spatial, float rangeScale, float spacing,
-                         const dr_ebox *box, int levelLow, int levelCount, int cw, int height, float *out, ptrdiff_t outStride,
+                         int levelLow, int levelCount, int cw, int height, float *out, ptrdiff_t outStride,
                          const levels_scratch *s) {
     LEVELS_BODY
 }
 
 void dr_bilateral_levels(const float *const *rows, int reach, const float *spatial, float rangeScale, float spacing,
-                         const dr_ebox *box, int count, int height, float *out, ptrdiff_t outStride, void *scratch) {
+                         int count, int height, float *out, ptrdiff_t outStride, void *scratch) {
 #if defined(__x86_64__)
     const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
@@ -311,8 +262,7 @@ void dr_bilateral_levels(const float *const *rows, int reach, const float *spati
     s.columnHigh = s.columnLow + (size_t)height * blocks;
     s.outLow = s.columnHigh + (size_t)height * blocks;
     s.outHigh = s.outLow + (size_t)height * outBlocks;
-    s.rings = (int32_t *)(s.outHigh + (size_t)height * outBlocks);
-    s.needed = (unsigned char *)(s.rings + (box ? dr_ebox_scratch(box) : 0));
+    s.needed = (unsigned char *)(s.outHigh + (size_t)height * outBlocks);
     /* Lanes past a row's end read scratch: let them read zeros, not whatever was there. */
     memset(scratch, 0, (size_t)((char *)s.needed - (char *)scratch));
     const int levelLow = dr_bilateral_level_low(spacing), levelCount = dr_bilateral_level_count(spacing);
@@ -324,13 +274,13 @@ void dr_bilateral_levels(const float *const *rows, int reach, const float *spati
         for (int c = 0; c < 4; c++) {
 #if defined(__x86_64__)
             if (avx2) {
-                levels_avx2(shifted, c, reach, spatial, rangeScale, spacing, box, levelLow, levelCount, cw, height,
+                levels_avx2(shifted, c, reach, spatial, rangeScale, spacing, levelLow, levelCount, cw, height,
                             out + 4 * (size_t)first, outStride, &s);
                 continue;
             }
 #endif
             (void)avx2;
-            levels_plain(shifted, c, reach, spatial, rangeScale, spacing, box, levelLow, levelCount, cw, height,
+            levels_plain(shifted, c, reach, spatial, rangeScale, spacing, levelLow, levelCount, cw, height,
                          out + 4 * (size_t)first, outStride, &s);
         }
     }

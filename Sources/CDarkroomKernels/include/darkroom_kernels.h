@@ -71,10 +71,7 @@ void dr_bilateral_row(const float *const *rows, int reach, const float *spatial,
  * output's column in row y0 − reach + k; output row j starts at out + j × outStride floats.
  * `spatial` is the 1-D spatial weights (2·reach + 1; the 2-D weight is the product of two).
  * Values between DR_BILATERAL_LEVELS_LOW and _HIGH are interpolated between levels; a pixel
- * outside them is summed directly. With `box` (not NULL), each level's blurs are that cascade
- * of extended boxes (O(1) a sample in the radius) and `spatial` must be its window
- * (dr_ebox_weights, reach its reach), used for the pixels summed directly; without, they are
- * the 2·reach + 1 taps of `spatial`. `scratch` holds dr_bilateral_levels_scratch bytes, aligned
+ * outside them is summed directly. `scratch` holds dr_bilateral_levels_scratch bytes, aligned
  * for floats. dr_bilateral_level_count is the number of levels between the bounds.
  */
 #define DR_BILATERAL_LEVELS_LOW (-0.5f)
@@ -82,10 +79,9 @@ void dr_bilateral_row(const float *const *rows, int reach, const float *spatial,
 enum { DR_BILATERAL_LEVELS_CHUNK = 128 };
 int dr_bilateral_level_low(float spacing);
 int dr_bilateral_level_count(float spacing);
-struct dr_ebox;
-size_t dr_bilateral_levels_scratch(int reach, int height, float spacing, const struct dr_ebox *box);
+size_t dr_bilateral_levels_scratch(int reach, int height, float spacing);
 void dr_bilateral_levels(const float *const *rows, int reach, const float *spatial, float rangeScale, float spacing,
-                         const struct dr_ebox *box, int count, int height, float *out, ptrdiff_t outStride, void *scratch);
+                         int count, int height, float *out, ptrdiff_t outStride, void *scratch);
 
 /*
  * The median of each channel over the (2·radius + 1)² square, from 8-bit RGB rows as decoded (Huang's sliding histogram, one of 256 bins
@@ -103,7 +99,7 @@ void dr_median_rgb8_row(const unsigned char *const *rows, int radius, int first,
  * to ±limit; the result at a pixel does not depend on where a call starts.
  */
 enum { DR_EBOX_PASSES = 5, DR_EBOX_UNIT = 65280 };
-typedef struct dr_ebox {
+typedef struct {
     /* Each box is 2r + 1 taps of `centre` and one of `end` either side. */
     int r;
     /* How far the boxes read past an output pixel: passes × (r + 1). */
@@ -136,17 +132,6 @@ void dr_ebox_down_rgb8(const dr_ebox *b, const uint8_t *const *rows, int rowCoun
  */
 void dr_ebox_across(const dr_ebox *b, const float *const *rows, int available, int start, int rowCount, int count,
                     int alphaOnly, const float *tint, float *out, ptrdiff_t outStride, int32_t *scratch);
-/*
- * Lines of one channel (noise_reduction's level planes): `lanes` lines side by side, sample p of
- * line l at in[p × inPosition + l × inLane], `positions` samples each; output sample p (the
- * blur centred on input sample p + reach) goes to out[p × outPosition + l × outLane], for
- * p < positions − 2·reach. `out` may be `in` with the same strides (a sample is read before
- * the output 2·reach before it is written).
- */
-void dr_ebox_lines(const dr_ebox *b, const float *in, ptrdiff_t inPosition, ptrdiff_t inLane, int positions, int lanes,
-                   float *out, ptrdiff_t outPosition, ptrdiff_t outLane, int32_t *scratch);
-/* The boxes' 1-D weights as one kernel, 2·reach + 1 doubles (the cascade's exact window). */
-void dr_ebox_weights(const dr_ebox *b, double *weights);
 
 /*
  * The median of each channel over the (2·radius + 1)² square for a width × height block of

@@ -16,11 +16,6 @@ import Foundation
 /// the RGB distance; a difference in one channel alone weighs more (its edge is kept sharper),
 /// and channels without an edge are smoothed across another channel's edge.
 ///
-/// From ``BilateralLevelsKernel/boxesFromRadius`` on, the levels' spatial weight is a cascade
-/// of five extended boxes with the variance of the cut Gaussian (reaching about 3.5·radius):
-/// the cost per pixel no longer grows with the radius. It is not the Gaussian: the difference
-/// is stated in the descriptor and bounded by `NoiseReductionTests`.
-///
 /// Why this filter: it is a single pass with a fixed halo (so it streams like any area filter)
 /// and it has two parameters with a plain meaning. Non-local means denoises better but compares
 /// a patch per neighbour (tens of times the cost); Core Image's CINoiseReduction publishes no
@@ -30,14 +25,12 @@ struct NoiseReductionFilter: RegionFilter {
         name: "noise_reduction", displayName: "Noise Reduction", categories: ["blur"],
         description: "Smooths grain and keeps edges (a bilateral filter, channel by channel): neighbours within 2·radius are "
             + "averaged, weighted by distance (sigma radius) and by their difference in the channel (sigma noise_level/√3, "
-            + "so a grey difference weighs as an RGB distance of sigma noise_level). From radius 4 on (unless noise_level "
-            + "is under 0.055 at radius 4, 0.009 at 10: direct sums), the distance weight is five extended boxes of the same variance, reaching about "
-            + "3.5·radius, so the cost does not grow with the radius: on a photo within STATED of the Gaussian's result.",
+            + "so a grey difference weighs as an RGB distance of sigma noise_level).",
         counterpart: "CINoiseReduction (method: bilateral filter)",
         parameters: [
             ParameterDescriptor("noise_level", .scalar, "Differences of about this size (0–1, as an RGB distance of grey) are smoothed.",
                                 default: .number(0.1), min: 0, max: 1, slider: 0...0.3, identity: .number(0)),
-            ParameterDescriptor("radius", .scalar, "Spatial sigma in pixels; the window reaches 2·radius (from 4 on, about 3.5·radius).",
+            ParameterDescriptor("radius", .scalar, "Spatial sigma in pixels; the window reaches 2·radius.",
                                 default: .number(2), min: 0, max: 10, slider: 0.5...5, identity: .number(0), unit: "px"),
         ])
 
@@ -66,15 +59,9 @@ struct NoiseReductionFilter: RegionFilter {
         let twoSigma2 = 2 * radius * radius
         let rangeScale = Float(-1 / (2 * channelSigma * channelSigma))
         let spacing = BilateralLevelsKernel.spacing(sigma: channelSigma)
-        if BilateralLevelsKernel.pays(radius: radius, reach: h, spacing: spacing) {
-            guard radius >= BilateralLevelsKernel.boxesFromRadius else {
-                let spatial = (-h...h).map { d in Float(exp(-Double(d * d) / twoSigma2)) }
-                return KernelPlan(BilateralLevelsKernel(size: input, reach: h, spatial: spatial, rangeScale: rangeScale,
-                                                        spacing: spacing, boxes: nil))
-            }
-            let boxes = BilateralLevelsKernel.boxes(radius: radius, reach: h)
-            return KernelPlan(BilateralLevelsKernel(size: input, reach: Int(boxes.reach), spatial: BilateralLevelsKernel.window(boxes).map(Float.init),
-                                                    rangeScale: rangeScale, spacing: spacing, boxes: boxes))
+        if BilateralLevelsKernel.pays(reach: h, spacing: spacing) {
+            let spatial = (-h...h).map { d in Float(exp(-Double(d * d) / twoSigma2)) }
+            return KernelPlan(BilateralLevelsKernel(size: input, reach: h, spatial: spatial, rangeScale: rangeScale, spacing: spacing))
         }
         // The direct sums take their two exponents in base 2, summed before one 2^x.
         var spatialLog2 = [Float]()
