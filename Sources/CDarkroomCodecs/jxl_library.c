@@ -6,13 +6,7 @@
 static dr_shared_library library = DR_SHARED_LIBRARY("libjxl.so.0.7", "libjxl0.7");
 dr_jxl_functions dr_jxl;
 
-static void load(void) {
-    void *handle = dr_shared_library_open(&library);
-    if (!handle) return;
-#define DR_JXL_RESOLVE(name) DR_LIBRARY_RESOLVE(&library, handle, dr_jxl, name)
-    DR_JXL_FUNCTIONS(DR_JXL_RESOLVE)
-#undef DR_JXL_RESOLVE
-}
+DR_SHARED_LIBRARY_LOADER(load, library, dr_jxl, DR_JXL_FUNCTIONS)
 
 const dr_jxl_functions *dr_jxl_load(char *message, size_t capacity) {
     return dr_shared_library_load(&library, load, "JPEG XL needs libjxl: ", message, capacity) ? NULL : &dr_jxl;

@@ -1,7 +1,8 @@
 /*
  * Camera RAW input through libraw (its thread-safe build, libraw_r): the file is opened in place
  * through its descriptor (libraw reads /proc/self/fd/N, the same open file, so a 25–60 MB file is
- * not held in memory beside libraw's own images), or from memory through a copy in a memfd, unpacked, developed whole (dcraw_process: black and white levels, the white balance
+ * not held in memory beside libraw's own images; bytes in memory are copied into a memfd once and
+ * read the same way), unpacked, developed whole (dcraw_process: black and white levels, the white balance
  * asked for, AHD demosaicing, the camera's colour matrix to sRGB with the sRGB tone curve, and
  * libraw's automatic brightness, as dcraw and dcraw_emu do) into an 8- or 16-bit RGB image, then
  * handed out row by row. libraw holds the raw samples, its 4 × 16-bit working image and the
@@ -92,9 +93,8 @@ static int exif_orientation(int flip) {
     return orientation[flip & 7];
 }
 
-/* The file: its bytes in memory, or (bytes NULL) the open descriptor `fd`. */
+/* The file: an open descriptor and its length. */
 typedef struct {
-    const unsigned char *bytes;
     size_t length;
     int fd;
 } raw_source;
@@ -106,37 +106,44 @@ static int open_path_fd(libraw_data_t *lr, int fd) {
     return libraw_open_file(lr, path);
 }
 
-/* Bytes in memory are opened as a file too, a memfd holding a copy: libraw 0.20's TIFF parser
- * reads through the buffer datastream's missing file name (a 350-byte mutated DNG made
- * libraw_open_buffer read address 0x38; Fixtures/fuzz/raw-open-buffer-segv.dng), and one way in
- * means the files the daemon reads in place and the bytes a program hands over meet the same code. */
-static int open_bytes(libraw_data_t *lr, const unsigned char *bytes, size_t length) {
+/* Bytes in memory are read as a file too, a memfd holding a copy made once (-1 if it cannot be):
+ * libraw 0.20's TIFF parser reads through the buffer datastream's missing file name (a 350-byte
+ * mutated DNG made libraw_open_buffer read address 0x38; Fixtures/fuzz/raw-open-buffer-segv.dng),
+ * and one way in means the files the daemon reads in place and the bytes a program hands over
+ * meet the same code. */
+static int bytes_as_file(const unsigned char *bytes, size_t length) {
     int fd = memfd_create("darkroom-raw", MFD_CLOEXEC);
-    if (fd < 0) return LIBRAW_UNSUFFICIENT_MEMORY;
+    if (fd < 0) return -1;
     for (size_t done = 0; done < length;) {
         ssize_t n = write(fd, bytes + done, length - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             close(fd);
-            return LIBRAW_UNSUFFICIENT_MEMORY;
+            return -1;
         }
         done += (size_t)n;
     }
-    /* libraw opens the path itself: its descriptor keeps the memfd alive after this one closes. */
-    int code = open_path_fd(lr, fd);
-    close(fd);
-    return code;
+    return fd;
+}
+
+/* The source for bytes in memory: their memfd copy, which the caller closes when done. */
+static dr_status source_from_bytes(const unsigned char *bytes, size_t length, raw_source *source, char *message,
+                                   size_t capacity) {
+    source->length = length;
+    source->fd = bytes_as_file(bytes, length);
+    if (source->fd >= 0) return DR_OK;
+    dr_set_message(message, capacity, "cannot copy a camera RAW file into memory: %s", strerror(errno));
+    return DR_OUT_OF_MEMORY;
 }
 
 /* Opens (or, after libraw_recycle, opens again) the file in `lr`. */
 static int raw_open_source(libraw_data_t *lr, const raw_source *source) {
     lr->params.user_flip = 0;
-    return source->bytes != NULL ? open_bytes(lr, source->bytes, source->length) : open_path_fd(lr, source->fd);
+    return open_path_fd(lr, source->fd);
 }
 
 /* Whether the file is a DNG, from its first bytes. */
 static int source_is_dng(const raw_source *source) {
-    if (source->bytes != NULL) return dr_raw_is_dng(source->bytes, source->length);
     unsigned char head[DR_SNIFF_LENGTH];
     size_t n = source->length < sizeof head ? (size_t)source->length : sizeof head;
     ssize_t got;
@@ -157,7 +164,7 @@ static libraw_data_t *raw_open(const raw_source *source, raw_progress *progress,
     libraw_set_dataerror_handler(lr, on_data_error, progress);
     progress->dng = source_is_dng(source);
     if (progress->dng) {
-        *status = dr_raw_check_extent(source->bytes, source->fd, source->length, message, capacity);
+        *status = dr_raw_check_extent(source->fd, source->length, message, capacity);
         if (*status != DR_OK) {
             libraw_close(lr);
             return NULL;
@@ -177,7 +184,7 @@ static libraw_data_t *raw_open(const raw_source *source, raw_progress *progress,
 static void collect_exif(libraw_data_t *lr, const raw_source *source, dr_info *info) {
     unsigned char *block = NULL;
     size_t size = 0;
-    dr_tiff_io io = {.bytes = source->bytes, .length = source->length, .file = source->bytes == NULL, .fd = source->fd};
+    dr_tiff_io io = {.length = source->length, .file = 1, .fd = source->fd};
     if (!dr_tiff_exif_collect(&io, &block, &size)) dr_raw_exif_make(lr, &block, &size);
     if (block == NULL) return;
     dr_info_store_exif(info, block, size);
@@ -234,8 +241,12 @@ static dr_status read_info(const raw_source *source, dr_info *info, char *messag
 }
 
 dr_status dr_raw_read_info(const unsigned char *bytes, size_t length, dr_info *info, char *message, size_t capacity) {
-    raw_source source = {.bytes = bytes, .length = length, .fd = -1};
-    return read_info(&source, info, message, capacity);
+    raw_source source;
+    dr_status status = source_from_bytes(bytes, length, &source, message, capacity);
+    if (status != DR_OK) return status;
+    status = read_info(&source, info, message, capacity);
+    close(source.fd);
+    return status;
 }
 
 dr_status dr_raw_read_info_file(int fd, uint64_t length, dr_info *info, char *message, size_t capacity) {
@@ -382,7 +393,6 @@ static dr_status reader_open(const raw_source *source, const dr_read_options *op
     r->base.format = DR_FORMAT_RAW;
     r->base.read_rows = raw_read_rows;
     r->base.close = raw_reader_close;
-    r->base.bytes = source->bytes;
     if (previewed) {
         dr_reader_layout(r->preview, &r->base.width, &r->base.height, &r->base.channels, &r->base.bytes_per_sample);
         memcpy(r->base.warning, dr_reader_warning(r->preview), sizeof r->base.warning);
@@ -402,8 +412,12 @@ static dr_status reader_open(const raw_source *source, const dr_read_options *op
 
 dr_status dr_raw_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options, dr_info *info,
                              dr_reader **out, char *message, size_t capacity) {
-    raw_source source = {.bytes = bytes, .length = length, .fd = -1};
-    return reader_open(&source, options, info, out, message, capacity);
+    raw_source source;
+    dr_status status = source_from_bytes(bytes, length, &source, message, capacity);
+    if (status != DR_OK) return status;
+    status = reader_open(&source, options, info, out, message, capacity); /* the reader keeps the developed image only */
+    close(source.fd);
+    return status;
 }
 
 dr_status dr_raw_reader_open_file(int fd, uint64_t length, const dr_read_options *options, dr_info *info,

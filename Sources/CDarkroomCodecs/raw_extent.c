@@ -17,14 +17,13 @@
 #define MAX_PIECES (1u << 16) /* strips or tiles of one directory checked */
 
 typedef struct {
-    const unsigned char *bytes; /* NULL: read through fd */
     int fd;
     uint64_t length;
     int big;
 } extent_source;
 
 static int read_at(const extent_source *s, uint64_t at, unsigned char *into, size_t n) {
-    return dr_read_at(s->bytes, s->fd, s->length, at, into, n);
+    return dr_read_at(NULL, s->fd, s->length, at, into, n);
 }
 
 static uint32_t value(const unsigned char *p, int size, int big) {
@@ -91,8 +90,8 @@ static dr_status check_pieces(const extent_source *s, entry_values o, entry_valu
     return DR_OK;
 }
 
-dr_status dr_raw_check_extent(const unsigned char *bytes, int fd, uint64_t length, char *message, size_t capacity) {
-    extent_source s = {.bytes = bytes, .fd = fd, .length = length};
+dr_status dr_raw_check_extent(int fd, uint64_t length, char *message, size_t capacity) {
+    extent_source s = {.fd = fd, .length = length};
     unsigned char header[8];
     if (!read_at(&s, 0, header, 8)) return DR_OK; /* libraw's own checks say what is wrong */
     s.big = header[0] == 'M';

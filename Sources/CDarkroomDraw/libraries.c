@@ -19,16 +19,8 @@ static dr_shared_library libraries[LIBRARY_COUNT] = {
     [POPPLER] = DR_SHARED_LIBRARY("libpoppler-glib.so.8", "libpoppler-glib8"),
 };
 
-#define DR_RESOLVE(name) DR_LIBRARY_RESOLVE(lib, handle, dr_fn, name)
-
 /* load_CAIRO, load_GLIB, …: open one library and look up every function of its list. */
-#define DR_LOADER(id, FUNCTIONS)                  \
-    static void load_##id(void) {                 \
-        dr_shared_library *lib = &libraries[id];  \
-        void *handle = dr_shared_library_open(lib); \
-        if (!handle) return;                      \
-        FUNCTIONS(DR_RESOLVE)                     \
-    }
+#define DR_LOADER(id, FUNCTIONS) DR_SHARED_LIBRARY_LOADER(load_##id, libraries[id], dr_fn, FUNCTIONS)
 DR_LOADER(CAIRO, DR_CAIRO_FUNCTIONS)
 DR_LOADER(GLIB, DR_GLIB_FUNCTIONS)
 DR_LOADER(GOBJECT, DR_GOBJECT_FUNCTIONS)

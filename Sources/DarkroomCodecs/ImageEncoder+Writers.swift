@@ -10,15 +10,27 @@ extension ImageEncoder {
         let quantiser: Quantiser
     }
 
+    /// What every C writer is opened with, in its C types: the image's size, where the bytes go
+    /// (the destination descriptor, or memory) and the EXIF orientation to record.
+    private struct Target {
+        let w: Int32, h: Int32, toFile: Int32, fd: Int32, orientation: Int32
+
+        init(size: Size, options: EncodeOptions, metadata: ImageMetadata) {
+            (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
+            toFile = options.writesToDestination ? 1 : 0
+            fd = options.destination ?? -1
+            orientation = Int32(metadata.exif.map(ExifOrientation.parse) ?? 1)
+        }
+    }
+
     /// The C writer of `options.format` for an image of `size`, with `metadata` prepared for it.
     static func openWriter(size: Size, options: EncodeOptions, traits: OutputTraits,
                            metadata: ImageMetadata) throws(CodecError) -> OpenWriter {
-        let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
-        let toFile: Int32 = options.writesToDestination ? 1 : 0, fd = options.destination ?? -1
-        let orientation = Int32(metadata.exif.map(ExifOrientation.parse) ?? 1)
+        let target = Target(size: size, options: options, metadata: metadata)
+        let (w, h, toFile, fd, orientation) = (target.w, target.h, target.toFile, target.fd, target.orientation)
         switch options.format {
         case .png:
-            return try openPNG(size: size, options: options, traits: traits, metadata: metadata)
+            return try openPNG(size: size, target: target, options: options, traits: traits, metadata: metadata)
         case .jpeg:
             guard size.width <= 65_500, size.height <= 65_500 else {
                 throw CodecError(code: .encodeFailed, message: "JPEG cannot hold an image wider or taller than 65500 pixels")
@@ -58,7 +70,7 @@ extension ImageEncoder {
                                          lossless: options.jxlLossless ? 1 : 0, orientation: orientation)
             return try open(Quantiser(layout: layout), metadata) { dr_jxl_writer_open(w, h, &c, $0, $1, $2, $3) }
         case .tiff:
-            return try openTIFF(size: size, options: options, traits: traits, metadata: metadata)
+            return try openTIFF(size: size, target: target, options: options, traits: traits, metadata: metadata)
         default:
             // A format read only (ImageFormat.isWritable); the config and `process` refuse it before.
             throw CodecError(code: .unsupported, message: "darkroom reads \(options.format.displayName) but does not write it; write "
@@ -67,34 +79,29 @@ extension ImageEncoder {
     }
 
     /// PNG: deflated on the render threads (``PNGStrips``) unless a palette may fit.
-    private static func openPNG(size: Size, options: EncodeOptions, traits: OutputTraits,
+    private static func openPNG(size: Size, target: Target, options: EncodeOptions, traits: OutputTraits,
                                 metadata: ImageMetadata) throws(CodecError) -> OpenWriter {
-        let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
-        let toFile: Int32 = options.writesToDestination ? 1 : 0, fd = options.destination ?? -1
         let sixteenBit = pngIsSixteenBit(options, traits)
         let layout = PixelConversion.Layout(grey: traits.grey, alpha: traits.alpha, sixteenBit: sixteenBit)
         let palette = triesPalette(size: size, options: options, traits: traits)
         let level = min(max(options.compression, 0), 9), effort = min(max(options.pngEffort, 0), 2)
         var c = dr_png_write_options(channels: Int32(layout.channels), bit_depth: sixteenBit ? 16 : 8,
                                      compression: Int32(level), effort: Int32(effort), palette: palette ? 1 : 0,
-                                     to_file: toFile, fd: fd)
+                                     to_file: target.toFile, fd: target.fd)
         let png = palette ? nil : PNGStrips(size: size, layout: layout, level: level, effort: effort)
-        return try open(Quantiser(layout: layout, png: png), metadata) { dr_png_writer_open(w, h, &c, $0, $1, $2, $3) }
+        return try open(Quantiser(layout: layout, png: png), metadata) { dr_png_writer_open(target.w, target.h, &c, $0, $1, $2, $3) }
     }
 
     /// TIFF: striped deflate is deflated on the render threads (``TIFFStrips``).
-    private static func openTIFF(size: Size, options: EncodeOptions, traits: OutputTraits,
+    private static func openTIFF(size: Size, target: Target, options: EncodeOptions, traits: OutputTraits,
                                  metadata: ImageMetadata) throws(CodecError) -> OpenWriter {
-        let (w, h) = (Int32(clamping: size.width), Int32(clamping: size.height))
-        let toFile: Int32 = options.writesToDestination ? 1 : 0, fd = options.destination ?? -1
-        let orientation = Int32(metadata.exif.map(ExifOrientation.parse) ?? 1)
         let layout = tiffLayout(options, traits)
         let deflateStrips = options.tiffCompression == .deflate && !options.tiled
         var c = dr_tiff_write_options(channels: Int32(layout.channels), bit_depth: layout.sixteenBit ? 16 : 8,
                                       compression: tiffCompression(options.tiffCompression), quality: options.clamped(.quality),
-                                      tiled: options.tiled ? 1 : 0, orientation: orientation, to_file: toFile, fd: fd)
+                                      tiled: options.tiled ? 1 : 0, orientation: target.orientation, to_file: target.toFile, fd: target.fd)
         let quantiser = Quantiser(layout: layout, tiff: deflateStrips ? TIFFStrips(size: size, layout: layout) : nil)
-        return try open(quantiser, metadata) { dr_tiff_writer_open(w, h, &c, $0, $1, $2, $3) }
+        return try open(quantiser, metadata) { dr_tiff_writer_open(target.w, target.h, &c, $0, $1, $2, $3) }
     }
 
     /// Calls a C `…_writer_open` with the metadata blocks (nil: none), a place for the writer

@@ -4,9 +4,10 @@
  * JPEG XL):
  * linking them would map them and their dependencies into every darkroom process.
  *
- * Each user keeps a table of `__typeof__` function pointers filled by DR_LIBRARY_RESOLVE in a
- * loader run under the library's pthread_once; its SONAME must be a whole string literal
- * in the user's source (scripts/build-deb.sh reads the SONAMEs from the binary for Depends).
+ * Each user keeps a table of `__typeof__` function pointers, an X-macro listing its functions and
+ * a loader DR_SHARED_LIBRARY_LOADER defines, run under the library's pthread_once by
+ * dr_shared_library_load; its SONAME must be a whole string literal in the user's source
+ * (scripts/build-deb.sh reads the SONAMEs from the binary for Depends).
  */
 #ifndef DARKROOM_SHARED_LIBRARY_H
 #define DARKROOM_SHARED_LIBRARY_H
@@ -40,6 +41,18 @@ void dr_shared_library_missing(dr_shared_library *lib, const char *function);
         dr_shared_library_missing(lib, #name);                                                  \
         return;                                                                                 \
     }
+
+/* Defines `static void loader(void)`, which opens `lib` (a dr_shared_library variable) and looks up
+   every function the X-macro FUNCTIONS lists into the same-named fields of `table`. */
+#define DR_SHARED_LIBRARY_LOADER(loader, lib, table, FUNCTIONS)                                 \
+    static void loader(void) {                                                                  \
+        dr_shared_library *const dr_loading = &(lib);                                           \
+        __typeof__(table) *const dr_into = &(table);                                            \
+        void *handle = dr_shared_library_open(dr_loading);                                      \
+        if (!handle) return;                                                                    \
+        FUNCTIONS(DR_LIBRARY_RESOLVE_LOADING)                                                   \
+    }
+#define DR_LIBRARY_RESOLVE_LOADING(name) DR_LIBRARY_RESOLVE(dr_loading, handle, *dr_into, name)
 
 /* Runs the loader once; 0 when the library is usable, else -1 with its reason in `message`
    (prefixed by `prefix` when not NULL). */
