@@ -61,16 +61,17 @@ final class NoiseReductionTests: XCTestCase {
     /// levels within 1/255 (the cubic interpolation between levels 0.6σ apart: its error falls as
     /// the fourth power of the spacing and grows with σ), with a mean error a quarter of that
     /// (0.19/255 at noise_level 0.5, under 0.1/255 at the slider's 0.3 and below); at small and large
-    /// noise levels and radii, in images wider than either method's column chunk (128, 512).
+    /// noise levels and radii up to the largest (10), in images wider than either method's column
+    /// chunk (128, 512).
     func testNoiseReductionIsTheChannelBilateralFormula() throws {
         let cases: [(level: Double, radius: Double, levels: Bool)] = [
             (0.1, 2, false), (0.03, 1.3, false), (0.02, 4, false),
-            (0.5, 3, true), (0.3, 5, true), (0.1, 5, true), (0.05, 5, true), (1, 1.5, true),
+            (0.5, 3, true), (0.3, 5, true), (0.1, 5, true), (0.05, 5, true), (1, 1.5, true), (0.3, 10, true), (0.05, 10, true),
         ]
         for (level, radius, levels) in cases {
             let text = "noise_reduction noise_level=\(level) radius=\(radius)"
             XCTAssertEqual(try usesLevels(text), levels, text)
-            let image = Self.translucentTexture(width: radius > 3 ? 300 : 530, height: radius > 3 ? 14 : 9)
+            let image = Self.translucentTexture(width: radius > 3 ? (radius > 5 ? 200 : 300) : 530, height: radius > 3 ? 14 : 9)
             let out = try regionFilter(text).apply(to: image, executor: smallTiles)
             let (worst, mean) = Self.difference(out, Self.reference(image, level: level, radius: radius))
             XCTAssertLessThan(worst, levels ? 1 / 255 : 1e-4, text)
@@ -113,7 +114,8 @@ final class NoiseReductionTests: XCTestCase {
     /// does not need add nothing to its pixels' sums).
     func testBandsAndThreadsDoNotChangeAPixel() throws {
         let image = Self.translucentTexture(width: 260, height: 40)
-        for text in ["noise_reduction noise_level=0.3 radius=5", "noise_reduction noise_level=0.1 radius=2"] {
+        for text in ["noise_reduction noise_level=0.3 radius=5", "noise_reduction noise_level=0.1 radius=2",
+                     "noise_reduction noise_level=0.2 radius=10"] {
             let filter = try regionFilter(text)
             let whole = try filter.apply(to: image, executor: StripExecutor(bandHeight: 64, concurrency: 1))
             XCTAssertEqual(try filter.apply(to: image, executor: smallTiles), whole, text)
