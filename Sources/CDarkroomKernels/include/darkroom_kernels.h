@@ -84,6 +84,21 @@ void dr_bilateral_levels(const float *const *rows, int reach, const float *spati
                          int count, int height, float *out, ptrdiff_t outStride, void *scratch);
 
 /*
+ * The same levels on a coarse spatial grid (bilateral_grid.c), for large radii: each level's
+ * planes are summed into cells of cell×cell pixels aligned to the image's origin, blurred by
+ * `coarse` (2·coarseReach + 1 weights, in cells) and read back bilinearly. (x0, y0) is the
+ * first output pixel's position in the image; rows as for dr_bilateral_levels, with reach
+ * dr_bilateral_grid_reach(cell, coarseReach). A pixel outside the levels is summed directly
+ * with `spatial` (2·directReach + 1 weights, directReach ≤ reach). `scratch` holds
+ * dr_bilateral_grid_scratch bytes, aligned to 32 bytes.
+ */
+int dr_bilateral_grid_reach(int cell, int coarseReach);
+size_t dr_bilateral_grid_scratch(int cell, int coarseReach, int height, float spacing);
+void dr_bilateral_grid(const float *const *rows, int reach, int x0, int y0, int cell, const float *coarse, int coarseReach,
+                       const float *spatial, int directReach, float rangeScale, float spacing, int count, int height,
+                       float *out, ptrdiff_t outStride, void *scratch);
+
+/*
  * The median of each channel over the (2·radius + 1)² square, from 8-bit RGB rows as decoded (Huang's sliding histogram, one of 256 bins
  * per channel: a step moves 2·(2·radius + 1) samples in and out whatever the radius): rows[k]
  * is row y − radius + k of the square (already clamped to the image) at column `first`, and

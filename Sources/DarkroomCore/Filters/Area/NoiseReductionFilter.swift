@@ -59,6 +59,9 @@ struct NoiseReductionFilter: RegionFilter {
         let twoSigma2 = 2 * radius * radius
         let rangeScale = Float(-1 / (2 * channelSigma * channelSigma))
         let spacing = BilateralLevelsKernel.spacing(sigma: channelSigma)
+        if BilateralLevelsKernel.pays(reach: h, spacing: spacing) && radius >= BilateralGridKernel.minimumRadius {
+            return KernelPlan(BilateralGridKernel(size: input, radius: radius, rangeScale: rangeScale, spacing: spacing))
+        }
         if BilateralLevelsKernel.pays(reach: h, spacing: spacing) {
             let spatial = (-h...h).map { d in Float(exp(-Double(d * d) / twoSigma2)) }
             return KernelPlan(BilateralLevelsKernel(size: input, reach: h, spatial: spatial, rangeScale: rangeScale, spacing: spacing))
