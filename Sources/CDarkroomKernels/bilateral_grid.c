@@ -23,6 +23,7 @@
 
 /* Weights below exp(−CUT) count as 0, as in bilateral_levels.c. */
 #define CUT 24.5f
+#define CUT_LOG2 (CUT * 1.44269504f)
 #define OUTSIDE 1e9f
 #define BLOCK 32
 
@@ -159,6 +160,8 @@ static inline __attribute__((always_inline)) void grid_channel(GRID_PARAMETERS) 
         for (int k = lowest < 0 ? 0 : lowest; k <= highest && k < levelCount; k++) s->needed[k] = 1;
     }
     const float cutDistance = 1.01f * sqrtf(CUT / -rangeScale);
+    /* The weights in base 2 (exp2_nonpositive, cheaper; relative error 3e-6). */
+    const float rangeScaleLog2 = rangeScale * 1.44269504f;
     memset(s->A0, 0, sizeof(float) * (size_t)height * (size_t)cw);
     memset(s->A1, 0, sizeof(float) * (size_t)height * (size_t)cw);
     for (int k = 0; k < levelCount; k++) {
@@ -173,10 +176,10 @@ static inline __attribute__((always_inline)) void grid_channel(GRID_PARAMETERS) 
                     for (int r = cy * cell * cell; r < (cy + 1) * cell * cell; r++) {
                         const float *p = X + (size_t)r * stride + b * BLOCK;
                         for (int j = 0; j < BLOCK; j++) {
-                            const float v = p[j], d = v - level, e = rangeScale * d * d;
+                            const float v = p[j], d = v - level, t = rangeScaleLog2 * d * d;
                             /* NaN, infinite and far values weigh 0. */
-                            const int near = e >= -CUT;
-                            const float w = exp_nonpositive(near ? e : 0.0f);
+                            const int near = t >= -CUT_LOG2;
+                            const float w = exp2_nonpositive(near ? t : 0.0f);
                             a1[j] += near ? w : 0.0f;
                             a0[j] += near ? w * v : 0.0f;
                         }

@@ -41,6 +41,10 @@ struct BilateralGridKernel: PixelKernel {
         (-directReach...directReach).map { d in Float(exp(-Double(d * d) / (2 * radius * radius))) }
     }
 
+    /// A band sums the cells of its halo rows (about 2·radius + 2·cell above and below) anew for
+    /// every level: bands at least as tall as that halo pay it once per halo of rows.
+    var startsOverItsReach: Bool { true }
+
     var outputSize: Size { size }
     var inputs: [KernelInput] { [KernelInput(size: size, edge: .clamp)] }
 
