@@ -8,7 +8,7 @@ import XCTest
 /// a cluster connects, libavif (with rav1e, SVT-AV1, dav1d…) only for a 10-bit AVIF output,
 /// libjxl (with libhwy, which calibrates a timer when loaded, and Brotli) only for a JPEG XL,
 /// libheif (with libde265, x265, libaom and dav1d, whose constructors run at load) only for a
-/// HEIF or AVIF: a
+/// HEIF or AVIF, libtiff (with LERC and JBIG) only for a TIFF (or a camera RAW's EXIF): a
 /// process that only resizes maps none of them (each costs memory in
 /// every process otherwise). Checked on the real binary, with glibc's loader telling which
 /// files it maps (LD_DEBUG=files) and with the daemon's /proc/PID/maps.
@@ -16,7 +16,7 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
     /// The libraries that must stay out of a process that does not draw.
     private let lazy = ["libcairo", "libpango", "librsvg", "libpq", "libglib-2.0", "libgobject", "libharfbuzz", "libfontconfig", "libxml2",
                         "libavif", "librav1e", "libSvtAv1Enc", "libgav1", "libjxl", "libhwy", "libbrotlienc",
-                        "libheif", "libde265", "libx265", "libaom", "libdav1d"]
+                        "libheif", "libde265", "libx265", "libaom", "libdav1d", "libtiff", "libLerc", "libjbig"]
 
     /// `darkroom process` with LD_DEBUG=files: the files the loader mapped, and the output.
     private func process(_ chain: String, _ s: Scratch, output: String = "out.png", options: [String] = [])
@@ -111,6 +111,19 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         XCTAssertEqual(jxl.status, 0, jxl.stderr.suffix(2000).description)
         XCTAssertTrue(jxl.mapped.contains("libjxl.so.0.7"), "\(jxl.mapped)")
         let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.jxl")))
+        XCTAssertEqual([info.width, info.height], [48, 32])
+    }
+
+    /// A TIFF output opens libtiff (and is a TIFF that reads back); a PNG one does not.
+    func testOnlyATIFFOpensLibtiff() throws {
+        let s = Scratch()
+        let png = try process("resize width=48", s)
+        XCTAssertEqual(png.status, 0, png.stderr.suffix(2000).description)
+        XCTAssertFalse(png.mapped.contains { $0.hasPrefix("libtiff") }, "\(png.mapped)")
+        let tiff = try process("resize width=48", s, output: "out.tiff")
+        XCTAssertEqual(tiff.status, 0, tiff.stderr.suffix(2000).description)
+        XCTAssertTrue(tiff.mapped.contains("libtiff.so.6"), "\(tiff.mapped)")
+        let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.tiff")))
         XCTAssertEqual([info.width, info.height], [48, 32])
     }
 
