@@ -3,8 +3,9 @@ import Foundation
 import XCTest
 
 /// `noise_reduction` against the bilateral formula evaluated independently here, in double
-/// precision with Foundation's exp (edges extended), for both of its methods: the direct sums
-/// (small windows with a small noise level) and the range levels (everything else).
+/// precision with Foundation's exp (edges extended), for each of its methods: the direct sums
+/// (small windows with a small noise level), the range levels (the rest below radius 4) and the
+/// range levels on a coarse spatial grid (from radius 4).
 final class NoiseReductionTests: XCTestCase {
     /// Each channel's weighted mean: a neighbour weighs exp(−(dx² + dy²) / 2·radius²) ×
     /// exp(−Δ² / 2σ²), Δ its difference from the centre in that channel and σ = level/√3
