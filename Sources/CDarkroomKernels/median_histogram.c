@@ -122,26 +122,45 @@ static inline int select64(uint64_t x, int j) {
     return 8 * byte + __builtin_ctz(rest);
 }
 
-/* How many of the `side` places at p lie below `first` (p may be read PAD places past side). */
-static inline int count_below(const uint16_t *p, int side, unsigned first) {
+/* How many more of the `side` places at `come` than at `gone` lie below `first` (both may be
+ * read PAD places past side). */
+static inline int moved(const uint16_t *come, const uint16_t *gone, int side, unsigned first) {
 #if defined(__x86_64__)
-    /* Unsigned 16-bit compares as signed ones with the top bit flipped; two mask bits a lane. */
+    /* Unsigned 16-bit compares as signed ones with the top bit flipped; 16 places a mask. */
     const __m128i flip = _mm_set1_epi16((short)0x8000), limit = _mm_set1_epi16((short)(first ^ 0x8000));
-    int bits = 0, i = 0;
-    for (; i + 8 <= side; i += 8)
-        bits += __builtin_popcount(
-            (unsigned)_mm_movemask_epi8(_mm_cmplt_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + i)), flip), limit)));
-    if (i < side)
-        bits += __builtin_popcount(
-            (unsigned)_mm_movemask_epi8(_mm_cmplt_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(p + i)), flip), limit))
-            & ((1u << (2 * (side - i))) - 1));
-    return bits / 2;
+    int count = 0;
+    for (int i = 0; i < side; i += 16) {
+        const unsigned keep = side - i >= 16 ? 0xffffu : (1u << (side - i)) - 1;
+#define BELOW(p, j) _mm_cmplt_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)((p) + i + (j))), flip), limit)
+        const unsigned c = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(BELOW(come, 0), BELOW(come, 8))) & keep;
+        const unsigned g = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(BELOW(gone, 0), BELOW(gone, 8))) & keep;
+#undef BELOW
+        count += __builtin_popcount(c) - __builtin_popcount(g);
+    }
+    return count;
 #else
     int count = 0;
-    for (int i = 0; i < side; i++) count += p[i] < first;
+    for (int i = 0; i < side; i++) count += (come[i] < first) - (gone[i] < first);
     return count;
 #endif
 }
+
+#if defined(__x86_64__)
+/* moved() with 256-bit compares: 16 places a compare. */
+__attribute__((always_inline, target("avx2"))) static inline int moved_avx2(const uint16_t *come, const uint16_t *gone, int side,
+                                                                            unsigned first) {
+    const __m256i flip = _mm256_set1_epi16((short)0x8000), limit = _mm256_set1_epi16((short)(first ^ 0x8000));
+    int count = 0;
+    for (int i = 0; i < side; i += 16) {
+        const uint32_t keep = side - i >= 16 ? 0xffffffffu : (uint32_t)(((uint64_t)1 << (2 * (side - i))) - 1);
+#define BELOW(p) _mm256_cmpgt_epi16(limit, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)((p) + i)), flip))
+        const uint32_t c = (uint32_t)_mm256_movemask_epi8(BELOW(come)) & keep, g = (uint32_t)_mm256_movemask_epi8(BELOW(gone)) & keep;
+#undef BELOW
+        count += __builtin_popcount(c) - __builtin_popcount(g);
+    }
+    return count / 2; /* two mask bits a place */
+}
+#endif
 
 /* One channel's sliding window: its places (column by column) and values in order, the column
  * bitsets and the window's, where the median's word was (m, with `below` set bits in the words
@@ -156,6 +175,7 @@ typedef struct {
 
 #define SLIDE slide_portable
 #define SELECT select64
+#define MOVED moved
 #define TARGET
 #include "median_slide.h"
 
@@ -166,11 +186,13 @@ __attribute__((always_inline, target("bmi2"))) static inline int select_pdep(uin
 
 #define SLIDE slide_avx2
 #define SELECT select64
+#define MOVED moved_avx2
 #define TARGET __attribute__((target("avx2,popcnt")))
 #include "median_slide.h"
 
 #define SLIDE slide_avx2_bmi2
 #define SELECT select_pdep
+#define MOVED moved_avx2
 #define TARGET __attribute__((target("avx2,popcnt,bmi2")))
 #include "median_slide.h"
 

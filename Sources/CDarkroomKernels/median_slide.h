@@ -1,7 +1,8 @@
 /*
  * The window of each channel of a block slid along each of its rows (median_histogram.c), one
- * copy a instruction set: the file is included with SLIDE (the function's name), SELECT(x, j)
- * (the place of set bit j of x) and TARGET (its attributes) defined.
+ * copy an instruction set: the file is included with SLIDE (the function's name), SELECT(x, j)
+ * (the place of set bit j of x), MOVED(come, gone, side, first) (how many more of the places at
+ * come than at gone lie below first) and TARGET (its attributes) defined.
  *
  * Per channel, a bitset per column of the block holds the places of the column's `side` samples
  * in the window's rows (kept by two bit flips a row); the window's bitset is the XOR of the
@@ -63,8 +64,7 @@ TARGET static void SLIDE(lane *lanes, int channels, int radius, int iw, int ih, 
                 const uint64_t *gone = l->col + (size_t)x * words, *come = l->col + (size_t)(x + side) * words;
                 for (int j = 0; j < words; j++) win[j] ^= gone[j] ^ come[j];
                 const unsigned first = 64u * (unsigned)l->m;
-                l->below += count_below(l->place + (size_t)(x + side) * ih + y, side, first)
-                    - count_below(l->place + (size_t)x * ih + y, side, first);
+                l->below += MOVED(l->place + (size_t)(x + side) * ih + y, l->place + (size_t)x * ih + y, side, first);
             }
         }
     }
@@ -72,4 +72,5 @@ TARGET static void SLIDE(lane *lanes, int channels, int radius, int iw, int ih, 
 
 #undef SLIDE
 #undef SELECT
+#undef MOVED
 #undef TARGET
