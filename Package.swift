@@ -37,8 +37,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
-        // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libtiff,
-        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libraw (camera RAW in), libheif and libde265 (HEVC, decoded on every core); libavif (10-bit AVIF) and libjxl (JPEG XL) are opened with
+        // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libdeflate,
+        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libraw (camera RAW in); libtiff, libheif with libde265 (HEIF and AVIF; HEVC decoded on every core), libavif (10-bit AVIF) and libjxl (JPEG XL) are opened with
         // dlopen on first use, their headers only at build time (Debian libpng-dev, libjpeg-dev,
         // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libgif-dev, libcgif-dev, libimagequant-dev, libjxl-dev, libraw-dev, libheif-dev, libde265-dev, libavif-dev;
         // scripts/install-deps.sh installs them).
@@ -49,8 +49,8 @@ let package = Package(
             // CDarkroomDraw renders PDF and SVG inputs (poppler-glib, librsvg, opened with dlopen).
             dependencies: ["CSharedLibrary", "CDarkroomDraw"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("lcms2"), .linkedLibrary("exif"),
-                             .linkedLibrary("tiff"), .linkedLibrary("deflate"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
-                             .linkedLibrary("webpmux"), .linkedLibrary("heif"), .linkedLibrary("de265"),
+                             .linkedLibrary("deflate"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+                             .linkedLibrary("webpmux"),
                              .linkedLibrary("gif"), .linkedLibrary("cgif"), .linkedLibrary("imagequant"),
                              .linkedLibrary("raw_r")]
         ),

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "darkroom_shared_library.h"
+
 #include <avif/avif.h>
 
 #define DR_AVIF_FUNCTIONS(X)                                                                      \
@@ -20,11 +22,7 @@
     X(avifImageRGBToYUV) X(avifResultToString) X(avifEncoderCreate) X(avifEncoderDestroy)         \
     X(avifEncoderSetCodecSpecificOption) X(avifEncoderWrite) X(avifRWDataFree)
 
-#define DR_AVIF_FIELD(name) __typeof__(&name) name;
-typedef struct {
-    DR_AVIF_FUNCTIONS(DR_AVIF_FIELD)
-} dr_avif_functions;
-#undef DR_AVIF_FIELD
+DR_SHARED_LIBRARY_TABLE(dr_avif_functions, DR_AVIF_FUNCTIONS);
 
 /* The table, loaded once; NULL with the reason (naming the Debian package) in `message`. */
 const dr_avif_functions *dr_avif_load(char *message, size_t capacity);

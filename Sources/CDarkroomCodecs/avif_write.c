@@ -4,12 +4,12 @@
  * only: libheif 1.15 with libaom 3.6 (Debian 12) aborts the process on every 10-bit encode
  * (strukturag/libheif#788), so 10-bit AVIF is written through libavif (avif10_write.c).
  */
+#include "heif_library.h"
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include <libheif/heif.h>
 
 typedef struct {
     dr_writer base; /* first: the generic writer */
@@ -23,7 +23,7 @@ typedef struct {
 
 static void avif_writer_close(dr_writer *base) {
     avif_writer *w = (avif_writer *)base;
-    if (w->image != NULL) heif_image_release(w->image);
+    if (w->image != NULL) dr_heif.heif_image_release(w->image);
     dr_metadata_free(&w->metadata);
     free(w);
 }
@@ -32,7 +32,7 @@ static dr_status avif_set_icc(dr_writer *base, const unsigned char *profile, siz
                               char *message, size_t capacity) {
     avif_writer *w = (avif_writer *)base;
     if (w->status != DR_OK) return w->status;
-    struct heif_error error = heif_image_set_raw_color_profile(w->image, "prof", profile, length);
+    struct heif_error error = dr_heif.heif_image_set_raw_color_profile(w->image, "prof", profile, length);
     if (error.code != heif_error_Ok) {
         dr_set_message(message, capacity, "%s", error.message);
         return DR_UNSUPPORTED;
@@ -61,32 +61,32 @@ static struct heif_error append(struct heif_context *context, const void *data, 
 
 static dr_status encode(avif_writer *w, struct heif_context *context, dr_buffer *out, char *message, size_t capacity) {
     struct heif_encoder *encoder = NULL;
-    struct heif_error error = heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder);
+    struct heif_error error = dr_heif.heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder);
     if (error.code != heif_error_Ok) {
         dr_set_message(message, capacity, "AVIF: no AV1 encoder in libheif (%s)", error.message);
         return DR_UNSUPPORTED;
     }
-    heif_encoder_set_lossy_quality(encoder, w->quality);
-    heif_encoder_set_lossless(encoder, 0);
-    heif_encoder_set_parameter_integer(encoder, "speed", w->speed);
+    dr_heif.heif_encoder_set_lossy_quality(encoder, w->quality);
+    dr_heif.heif_encoder_set_lossless(encoder, 0);
+    dr_heif.heif_encoder_set_parameter_integer(encoder, "speed", w->speed);
     /* 4:2:0 as libvips' heifsave below quality 90, full chroma above. */
-    heif_encoder_set_parameter_string(encoder, "chroma", w->quality >= 90 ? "444" : "420");
+    dr_heif.heif_encoder_set_parameter_string(encoder, "chroma", w->quality >= 90 ? "444" : "420");
     struct heif_image_handle *handle = NULL;
     /* Rows left as stored (auto_orient: false) keep their orientation as irot/imir, which HEIF
      * readers apply; libheif writes the boxes (and follows the spec's imir axis itself). */
-    struct heif_encoding_options *encoding = heif_encoding_options_alloc();
+    struct heif_encoding_options *encoding = dr_heif.heif_encoding_options_alloc();
     if (encoding != NULL) encoding->image_orientation = (enum heif_orientation)w->orientation;
-    error = heif_context_encode_image(context, w->image, encoder, encoding, &handle);
-    heif_encoding_options_free(encoding);
-    heif_encoder_release(encoder);
+    error = dr_heif.heif_context_encode_image(context, w->image, encoder, encoding, &handle);
+    dr_heif.heif_encoding_options_free(encoding);
+    dr_heif.heif_encoder_release(encoder);
     if (error.code == heif_error_Ok && w->metadata.exif != NULL)
-        error = heif_context_add_exif_metadata(context, handle, w->metadata.exif, (int)w->metadata.exif_length);
+        error = dr_heif.heif_context_add_exif_metadata(context, handle, w->metadata.exif, (int)w->metadata.exif_length);
     if (error.code == heif_error_Ok && w->metadata.xmp != NULL)
-        error = heif_context_add_XMP_metadata(context, handle, w->metadata.xmp, (int)w->metadata.xmp_length);
-    if (handle != NULL) heif_image_handle_release(handle);
+        error = dr_heif.heif_context_add_XMP_metadata(context, handle, w->metadata.xmp, (int)w->metadata.xmp_length);
+    if (handle != NULL) dr_heif.heif_image_handle_release(handle);
     if (error.code == heif_error_Ok) {
         struct heif_writer writer = {1, append};
-        error = heif_context_write(context, &writer, out);
+        error = dr_heif.heif_context_write(context, &writer, out);
     }
     if (error.code != heif_error_Ok) {
         dr_buffer_free(out);
@@ -104,10 +104,10 @@ static dr_status avif_finish(dr_writer *base, dr_buffer *out, char *message, siz
         dr_set_message(message, capacity, "AVIF: %d of %d rows were written", w->written, w->height);
         return w->status = DR_ENCODE_FAILED;
     }
-    struct heif_context *context = heif_context_alloc();
+    struct heif_context *context = dr_heif.heif_context_alloc();
     if (context == NULL) return dr_fail(&w->status, message, capacity, DR_OUT_OF_MEMORY, "out of memory encoding AVIF");
     w->status = encode(w, context, out, message, capacity);
-    heif_context_free(context);
+    dr_heif.heif_context_free(context);
     return w->status;
 }
 
@@ -129,6 +129,7 @@ dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options
         dr_set_message(message, capacity, "AVIF is written 8- or 10-bit, not %d-bit", options.bit_depth);
         return DR_UNSUPPORTED;
     }
+    if (dr_heif_load(message, capacity)) return DR_UNSUPPORTED;
     avif_writer *w = calloc(1, sizeof *w);
     if (w == NULL) return DR_OUT_OF_MEMORY;
     w->base.format = DR_FORMAT_AVIF;
@@ -142,11 +143,11 @@ dr_status dr_avif_writer_open(int width, int height, const dr_avif_write_options
     w->quality = options.quality;
     w->speed = options.speed;
     w->orientation = options.orientation;
-    struct heif_error error = heif_image_create(width, height, heif_colorspace_RGB,
-                                                w->channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-                                                &w->image);
-    if (error.code == heif_error_Ok) error = heif_image_add_plane(w->image, heif_channel_interleaved, width, height, 8);
-    if (error.code == heif_error_Ok) w->plane = heif_image_get_plane(w->image, heif_channel_interleaved, &w->stride);
+    struct heif_error error = dr_heif.heif_image_create(width, height, heif_colorspace_RGB,
+                                                        w->channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                                        &w->image);
+    if (error.code == heif_error_Ok) error = dr_heif.heif_image_add_plane(w->image, heif_channel_interleaved, width, height, 8);
+    if (error.code == heif_error_Ok) w->plane = dr_heif.heif_image_get_plane(w->image, heif_channel_interleaved, &w->stride);
     if (error.code != heif_error_Ok || w->plane == NULL) {
         dr_set_message(message, capacity, "AVIF: %s", error.code != heif_error_Ok ? error.message : "no image plane");
         avif_writer_close(&w->base);

@@ -21,13 +21,13 @@
  * single tile, or a picture that is not a grid (its size bounded by max_pixels), and the colour
  * conversion libheif makes of the assembled image.
  */
+#include "heif_library.h"
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <lcms2.h>
-#include <libheif/heif.h>
 
 static dr_status status_of(struct heif_error error) {
     switch (error.code) {
@@ -102,12 +102,12 @@ static cmsHPROFILE nclx_profile(const struct heif_color_profile_nclx *nclx) {
 
 /* The image's colour as an ICC profile in info->icc, when it has one worth converting. */
 static dr_status store_colour(const struct heif_image_handle *handle, dr_info *info) {
-    enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(handle);
+    enum heif_color_profile_type type = dr_heif.heif_image_handle_get_color_profile_type(handle);
     if (type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC) {
-        size_t size = heif_image_handle_get_raw_color_profile_size(handle);
+        size_t size = dr_heif.heif_image_handle_get_raw_color_profile_size(handle);
         unsigned char *profile = size > 0 ? malloc(size) : NULL;
         if (size > 0 && profile == NULL) return DR_OUT_OF_MEMORY;
-        if (profile != NULL && heif_image_handle_get_raw_color_profile(handle, profile).code == heif_error_Ok) {
+        if (profile != NULL && dr_heif.heif_image_handle_get_raw_color_profile(handle, profile).code == heif_error_Ok) {
             info->has_icc = 1;
             info->icc = profile;
             info->icc_length = size;
@@ -119,13 +119,13 @@ static dr_status store_colour(const struct heif_image_handle *handle, dr_info *i
     struct heif_color_profile_nclx *nclx = NULL;
     /* libheif allocates the profile before it checks its values: an unknown primaries code comes
      * back as an error with the profile still to free (a leak fuzzing found). */
-    struct heif_error nclx_error = heif_image_handle_get_nclx_color_profile(handle, &nclx);
+    struct heif_error nclx_error = dr_heif.heif_image_handle_get_nclx_color_profile(handle, &nclx);
     if (nclx_error.code != heif_error_Ok || nclx == NULL) {
-        if (nclx != NULL) heif_nclx_color_profile_free(nclx);
+        if (nclx != NULL) dr_heif.heif_nclx_color_profile_free(nclx);
         return DR_OK;
     }
     cmsHPROFILE profile = nclx_profile(nclx);
-    heif_nclx_color_profile_free(nclx);
+    dr_heif.heif_nclx_color_profile_free(nclx);
     if (profile == NULL) return DR_OK;
     cmsUInt32Number size = 0;
     dr_status status = DR_OK;
@@ -143,12 +143,12 @@ static dr_status store_colour(const struct heif_image_handle *handle, dr_info *i
  * type application/rdf+xml). */
 static void collect_metadata(const struct heif_image_handle *handle, dr_info *info) {
     heif_item_id ids[8];
-    int n = heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", ids, 8);
+    int n = dr_heif.heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", ids, 8);
     for (int i = 0; i < n; i++) {
-        size_t size = heif_image_handle_get_metadata_size(handle, ids[i]);
+        size_t size = dr_heif.heif_image_handle_get_metadata_size(handle, ids[i]);
         unsigned char *block = size >= 4 ? malloc(size) : NULL;
         if (block == NULL) continue;
-        if (heif_image_handle_get_metadata(handle, ids[i], block).code == heif_error_Ok) {
+        if (dr_heif.heif_image_handle_get_metadata(handle, ids[i], block).code == heif_error_Ok) {
             size_t skip = 4 + ((size_t)block[0] << 24 | (size_t)block[1] << 16 | (size_t)block[2] << 8 | block[3]);
             if (skip < size) {
                 dr_info_store_exif(info, block + skip, size - skip);
@@ -160,13 +160,13 @@ static void collect_metadata(const struct heif_image_handle *handle, dr_info *in
         break;
     }
     if (info->metadata == NULL) return;
-    n = heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", ids, 8);
+    n = dr_heif.heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", ids, 8);
     for (int i = 0; i < n; i++) {
-        const char *type = heif_image_handle_get_metadata_content_type(handle, ids[i]);
+        const char *type = dr_heif.heif_image_handle_get_metadata_content_type(handle, ids[i]);
         if (type == NULL || strcmp(type, "application/rdf+xml") != 0) continue;
-        size_t size = heif_image_handle_get_metadata_size(handle, ids[i]);
+        size_t size = dr_heif.heif_image_handle_get_metadata_size(handle, ids[i]);
         unsigned char *block = size > 0 ? malloc(size) : NULL;
-        if (block != NULL && heif_image_handle_get_metadata(handle, ids[i], block).code == heif_error_Ok)
+        if (block != NULL && dr_heif.heif_image_handle_get_metadata(handle, ids[i], block).code == heif_error_Ok)
             dr_metadata_keep(&info->metadata->xmp, &info->metadata->xmp_length, block, size);
         free(block);
         break;
@@ -227,26 +227,26 @@ static dr_status open_primary(heif_input *input, dr_info *info, struct heif_cont
                               struct heif_image_handle **handle, char *message, size_t capacity) {
     const unsigned char *bytes = input->bytes;
     size_t length = input->length;
-    *context = heif_context_alloc();
+    *context = dr_heif.heif_context_alloc();
     *handle = NULL;
     if (*context == NULL) return DR_OUT_OF_MEMORY;
     /* Tiles on the calling thread, one after another: each tile's decoder has its workers from
      * the compute slots (heif_hevc.c), where libheif's own tile threads would be beyond them. */
-    heif_context_set_max_decoding_threads(*context, 0);
-    struct heif_error error = heif_context_read_from_reader(*context, &input_reader, input, NULL);
+    dr_heif.heif_context_set_max_decoding_threads(*context, 0);
+    struct heif_error error = dr_heif.heif_context_read_from_reader(*context, &input_reader, input, NULL);
     if (error.code != heif_error_Ok) return heif_failure(error, message, capacity);
-    error = heif_context_get_primary_image_handle(*context, handle);
+    error = dr_heif.heif_context_get_primary_image_handle(*context, handle);
     if (error.code != heif_error_Ok) return heif_failure(error, message, capacity);
     info->format = dr_sniff(bytes, length) == DR_FORMAT_AVIF ? DR_FORMAT_AVIF : DR_FORMAT_HEIF;
-    info->width = heif_image_handle_get_width(*handle);
-    info->height = heif_image_handle_get_height(*handle);
-    info->has_alpha = heif_image_handle_has_alpha_channel(*handle);
-    int bits = heif_image_handle_get_luma_bits_per_pixel(*handle);
+    info->width = dr_heif.heif_image_handle_get_width(*handle);
+    info->height = dr_heif.heif_image_handle_get_height(*handle);
+    info->has_alpha = dr_heif.heif_image_handle_has_alpha_channel(*handle);
+    int bits = dr_heif.heif_image_handle_get_luma_bits_per_pixel(*handle);
     info->bit_depth = bits > 0 ? bits : 8;
     info->channels = info->has_alpha ? 4 : 3;
     info->color_space = DR_SPACE_RGB;
     info->oriented = 1;
-    int images = heif_context_get_number_of_top_level_images(*context);
+    int images = dr_heif.heif_context_get_number_of_top_level_images(*context);
     info->pages = images > 1 ? images : 1;
     if (info->width <= 0 || info->height <= 0) {
         dr_set_message(message, capacity, "HEIF: the primary image has no size");
@@ -265,10 +265,11 @@ dr_status dr_heif_read_info(const unsigned char *bytes, size_t length, dr_info *
     struct heif_context *context;
     struct heif_image_handle *handle;
     heif_input input = {.bytes = bytes, .length = length};
+    if (dr_heif_load(message, capacity)) return DR_UNSUPPORTED;
     dr_heif_register_decoders();
     dr_status status = open_primary(&input, info, &context, &handle, message, capacity);
-    if (handle != NULL) heif_image_handle_release(handle);
-    heif_context_free(context);
+    if (handle != NULL) dr_heif.heif_image_handle_release(handle);
+    dr_heif.heif_context_free(context);
     return status;
 }
 
@@ -290,7 +291,7 @@ typedef struct {
 
 static void heif_reader_close(dr_reader *base) {
     heif_reader *r = (heif_reader *)base;
-    if (r->image != NULL) heif_image_release(r->image);
+    if (r->image != NULL) dr_heif.heif_image_release(r->image);
     dr_color_converter_free(r->base.color);
     free(r);
 }
@@ -350,6 +351,7 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
     struct heif_context *context;
     struct heif_image_handle *handle;
     heif_input input = {.bytes = bytes, .length = length};
+    if (dr_heif_load(message, capacity)) return DR_UNSUPPORTED;
     dr_heif_register_decoders();
     dr_status status = open_primary(&input, info, &context, &handle, message, capacity);
     input.deadline_ns = options->deadline_ns; /* from here on, reads fetch coded image data */
@@ -358,10 +360,10 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
     heif_reader *r = status == DR_OK ? calloc(1, sizeof *r) : NULL;
     if (status == DR_OK && r == NULL) status = DR_OUT_OF_MEMORY;
     if (status == DR_OK) {
-        struct heif_decoding_options *decoding = heif_decoding_options_alloc();
+        struct heif_decoding_options *decoding = dr_heif.heif_decoding_options_alloc();
         if (decoding != NULL) decoding->convert_hdr_to_8bit = 0;
-        struct heif_error error = heif_decode_image(handle, &r->image, heif_colorspace_RGB, heif_chroma_444, decoding);
-        heif_decoding_options_free(decoding);
+        struct heif_error error = dr_heif.heif_decode_image(handle, &r->image, heif_colorspace_RGB, heif_chroma_444, decoding);
+        dr_heif.heif_decoding_options_free(decoding);
         if (error.code != heif_error_Ok && input.expired) {
             dr_set_message(message, capacity, "decoding ran past the time limit (HEIF: stopped before its next coded item)");
             status = DR_CANCELLED;
@@ -369,21 +371,21 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
             status = heif_failure(error, message, capacity);
         } else {
             static const enum heif_channel order[4] = {heif_channel_R, heif_channel_G, heif_channel_B, heif_channel_Alpha};
-            r->bits = heif_image_get_bits_per_pixel_range(r->image, heif_channel_R);
+            r->bits = dr_heif.heif_image_get_bits_per_pixel_range(r->image, heif_channel_R);
             for (int c = 0; c < (info->has_alpha ? 4 : 3) && status == DR_OK; c++) {
-                r->planes[c] = heif_image_get_plane_readonly(r->image, order[c], &r->strides[c]);
-                if (r->planes[c] == NULL || heif_image_get_width(r->image, order[c]) != info->width ||
-                    heif_image_get_height(r->image, order[c]) != info->height ||
-                    heif_image_get_bits_per_pixel_range(r->image, order[c]) != r->bits) {
+                r->planes[c] = dr_heif.heif_image_get_plane_readonly(r->image, order[c], &r->strides[c]);
+                if (r->planes[c] == NULL || dr_heif.heif_image_get_width(r->image, order[c]) != info->width ||
+                    dr_heif.heif_image_get_height(r->image, order[c]) != info->height ||
+                    dr_heif.heif_image_get_bits_per_pixel_range(r->image, order[c]) != r->bits) {
                     dr_set_message(message, capacity, "HEIF: the decoded image does not match its header");
                     status = DR_CORRUPT;
                 }
             }
         }
-        r->premultiplied = heif_image_handle_is_premultiplied_alpha(handle);
+        r->premultiplied = dr_heif.heif_image_handle_is_premultiplied_alpha(handle);
     }
-    if (handle != NULL) heif_image_handle_release(handle);
-    heif_context_free(context); /* the decoded image lives on its own */
+    if (handle != NULL) dr_heif.heif_image_handle_release(handle);
+    dr_heif.heif_context_free(context); /* the decoded image lives on its own */
     if (status != DR_OK) {
         if (r != NULL) heif_reader_close(&r->base);
         return status;

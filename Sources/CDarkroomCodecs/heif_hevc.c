@@ -19,6 +19,7 @@
  * and join a set per tile (a fuzzed 192×128 grid spent seconds in thread creation under ASan).
  */
 #define _GNU_SOURCE /* sched_getaffinity */
+#include "heif_library.h"
 #include "internal.h"
 
 #include <pthread.h>
@@ -27,9 +28,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libde265/de265.h>
-#include <libheif/heif.h>
-#include <libheif/heif_plugin.h>
 
 /* libde265 takes at most 32; beyond a few cores a single picture gains little. */
 enum { MAX_WORKERS = 8 };
@@ -47,8 +45,8 @@ typedef struct {
 static const struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
 
 static const char *hevc_name(void) { return "darkroom: libde265 HEVC decoder, a worker per core"; }
-static void hevc_init(void) { de265_init(); }
-static void hevc_deinit(void) { de265_free(); }
+static void hevc_init(void) { dr_de265.de265_init(); }
+static void hevc_deinit(void) { dr_de265.de265_free(); }
 
 /* Above libheif's own libde265 plugin (priority 100), so libheif picks this one for HEVC. */
 static int hevc_supports(enum heif_compression_format format) { return format == heif_compression_HEVC ? 200 : 0; }
@@ -63,7 +61,7 @@ static int worker_count(void) {
 static struct heif_error hevc_new(void **out) {
     hevc_decoder *decoder = calloc(1, sizeof *decoder);
     if (decoder == NULL) return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
-    decoder->context = de265_new_decoder();
+    decoder->context = dr_de265.de265_new_decoder();
     if (decoder->context == NULL) {
         free(decoder);
         return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
@@ -74,7 +72,7 @@ static struct heif_error hevc_new(void **out) {
 
 static void hevc_free(void *raw) {
     hevc_decoder *decoder = raw;
-    de265_free_decoder(decoder->context); /* joins its workers */
+    dr_de265.de265_free_decoder(decoder->context); /* joins its workers */
     dr_threads_give(decoder->slots);
     free(decoder);
 }
@@ -92,7 +90,7 @@ static struct heif_error hevc_push(void *raw, const void *data, size_t size) {
         uint32_t length = (uint32_t)bytes[at] << 24 | (uint32_t)bytes[at + 1] << 16 | (uint32_t)bytes[at + 2] << 8 | bytes[at + 3];
         at += 4;
         if (length > size - at) return truncated;
-        if (de265_push_NAL(decoder->context, bytes + at, (int)length, 0, NULL) != DE265_OK)
+        if (dr_de265.de265_push_NAL(decoder->context, bytes + at, (int)length, 0, NULL) != DE265_OK)
             return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "libde265 could not take a NAL unit"};
         at += length;
     }
@@ -102,31 +100,31 @@ static struct heif_error hevc_push(void *raw, const void *data, size_t size) {
 
 /* The picture's planes copied into a new heif_image, as libheif's own plugin does. */
 static struct heif_error to_heif_image(const struct de265_image *picture, struct heif_image **out) {
-    int mono = de265_get_chroma_format(picture) == de265_chroma_mono;
-    struct heif_error error = heif_image_create(de265_get_image_width(picture, 0), de265_get_image_height(picture, 0),
+    int mono = dr_de265.de265_get_chroma_format(picture) == de265_chroma_mono;
+    struct heif_error error = dr_heif.heif_image_create(dr_de265.de265_get_image_width(picture, 0), dr_de265.de265_get_image_height(picture, 0),
                                                 mono ? heif_colorspace_monochrome : heif_colorspace_YCbCr,
-                                                (enum heif_chroma)de265_get_chroma_format(picture), out);
+                                                (enum heif_chroma)dr_de265.de265_get_chroma_format(picture), out);
     if (error.code != heif_error_Ok) return error;
     static const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
-    int bits = de265_get_bits_per_pixel(picture, 0);
+    int bits = dr_de265.de265_get_bits_per_pixel(picture, 0);
     for (int c = 0; c < (mono ? 1 : 3); c++) {
-        int width = de265_get_image_width(picture, c), height = de265_get_image_height(picture, c);
-        if (de265_get_bits_per_pixel(picture, c) != bits) {
+        int width = dr_de265.de265_get_image_width(picture, c), height = dr_de265.de265_get_image_height(picture, c);
+        if (dr_de265.de265_get_bits_per_pixel(picture, c) != bits) {
             error = (struct heif_error){heif_error_Unsupported_feature, heif_suberror_Unsupported_color_conversion,
                                         "HEVC planes of different bit depths"};
         } else if (width <= 0 || height <= 0) {
             error = (struct heif_error){heif_error_Decoder_plugin_error, heif_suberror_Invalid_image_size, "HEVC plane without a size"};
         } else {
-            error = heif_image_add_plane(*out, channels[c], width, height, bits);
+            error = dr_heif.heif_image_add_plane(*out, channels[c], width, height, bits);
         }
         if (error.code != heif_error_Ok) {
-            heif_image_release(*out);
+            dr_heif.heif_image_release(*out);
             *out = NULL;
             return error;
         }
         int from_stride, to_stride;
-        const uint8_t *from = de265_get_image_plane(picture, c, &from_stride);
-        uint8_t *to = heif_image_get_plane(*out, channels[c], &to_stride);
+        const uint8_t *from = dr_de265.de265_get_image_plane(picture, c, &from_stride);
+        uint8_t *to = dr_heif.heif_image_get_plane(*out, channels[c], &to_stride);
         size_t row = (size_t)width * (size_t)((bits + 7) / 8);
         for (int y = 0; y < height; y++) memcpy(to + (size_t)to_stride * (size_t)y, from + (size_t)from_stride * (size_t)y, row);
     }
@@ -136,24 +134,24 @@ static struct heif_error to_heif_image(const struct de265_image *picture, struct
 /* The stream's own colour description (VUI); libheif replaces it with the item's 'colr' box
  * when the file has one. */
 static struct heif_error attach_nclx(const struct de265_image *picture, struct heif_image *image, int strict) {
-    struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
+    struct heif_color_profile_nclx *nclx = dr_heif.heif_nclx_color_profile_alloc();
     if (nclx == NULL) return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
     struct heif_error steps[3] = {
-        heif_nclx_color_profile_set_color_primaries(nclx, (uint16_t)de265_get_image_colour_primaries(picture)),
-        heif_nclx_color_profile_set_transfer_characteristics(nclx, (uint16_t)de265_get_image_transfer_characteristics(picture)),
-        heif_nclx_color_profile_set_matrix_coefficients(nclx, (uint16_t)de265_get_image_matrix_coefficients(picture)),
+        dr_heif.heif_nclx_color_profile_set_color_primaries(nclx, (uint16_t)dr_de265.de265_get_image_colour_primaries(picture)),
+        dr_heif.heif_nclx_color_profile_set_transfer_characteristics(nclx, (uint16_t)dr_de265.de265_get_image_transfer_characteristics(picture)),
+        dr_heif.heif_nclx_color_profile_set_matrix_coefficients(nclx, (uint16_t)dr_de265.de265_get_image_matrix_coefficients(picture)),
     };
     for (int i = 0; i < 3; i++) {
         if (steps[i].code == heif_error_Ok) continue;
         if (strict) {
-            heif_nclx_color_profile_free(nclx);
+            dr_heif.heif_nclx_color_profile_free(nclx);
             return steps[i];
         }
-        heif_image_add_decoding_warning(image, steps[i]);
+        dr_heif.heif_image_add_decoding_warning(image, steps[i]);
     }
-    nclx->full_range_flag = (uint8_t)(de265_get_image_full_range_flag(picture) != 0);
-    struct heif_error error = heif_image_set_nclx_color_profile(image, nclx);
-    heif_nclx_color_profile_free(nclx);
+    nclx->full_range_flag = (uint8_t)(dr_de265.de265_get_image_full_range_flag(picture) != 0);
+    struct heif_error error = dr_heif.heif_image_set_nclx_color_profile(image, nclx);
+    dr_heif.heif_nclx_color_profile_free(nclx);
     return error;
 }
 
@@ -163,21 +161,21 @@ static struct heif_error hevc_decode(void *raw, struct heif_image **out) {
     if (decoder->workers == 0 && decoder->pushed >= PARALLEL_MIN_BYTES) {
         decoder->slots = dr_threads_take(worker_count());
         decoder->workers = decoder->slots > 0 ? decoder->slots : 1;
-        de265_start_worker_threads(decoder->context, decoder->workers);
+        dr_de265.de265_start_worker_threads(decoder->context, decoder->workers);
     }
-    de265_flush_data(decoder->context);
+    dr_de265.de265_flush_data(decoder->context);
     int more;
     do {
         more = 0;
-        if (de265_decode(decoder->context, &more) != DE265_OK) break;
-        const struct de265_image *picture = de265_get_next_picture(decoder->context);
+        if (dr_de265.de265_decode(decoder->context, &more) != DE265_OK) break;
+        const struct de265_image *picture = dr_de265.de265_get_next_picture(decoder->context);
         if (picture == NULL) continue;
-        if (*out != NULL) heif_image_release(*out); /* an item holds one picture; keep the last, as libheif does */
+        if (*out != NULL) dr_heif.heif_image_release(*out); /* an item holds one picture; keep the last, as libheif does */
         struct heif_error error = to_heif_image(picture, out);
         if (error.code == heif_error_Ok) error = attach_nclx(picture, *out, decoder->strict);
-        de265_release_next_picture(decoder->context);
+        dr_de265.de265_release_next_picture(decoder->context);
         if (error.code != heif_error_Ok) {
-            if (*out != NULL) heif_image_release(*out);
+            if (*out != NULL) dr_heif.heif_image_release(*out);
             *out = NULL;
             return error;
         }
@@ -205,6 +203,6 @@ static pthread_once_t register_once = PTHREAD_ONCE_INIT;
 
 /* libheif's plugin list is a plain global set: registered once, before darkroom's first libheif
  * decode (every one goes through dr_heif_*, which call this first). */
-static void register_hevc(void) { (void)heif_register_decoder_plugin(&hevc_plugin); }
+static void register_hevc(void) { (void)dr_heif.heif_register_decoder_plugin(&hevc_plugin); }
 
 void dr_heif_register_decoders(void) { pthread_once(&register_once, register_hevc); }

@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "darkroom_shared_library.h"
+
 #include <jxl/decode.h>
 #include <jxl/encode.h>
 
@@ -32,11 +34,7 @@
     X(JxlEncoderSetICCProfile) X(JxlEncoderSetParallelRunner) X(JxlEncoderStoreJPEGMetadata) \
     X(JxlEncoderUseBoxes) X(JxlEncoderUseContainer) X(JxlSignatureCheck)
 
-#define DR_JXL_FIELD(name) __typeof__(&name) name;
-typedef struct {
-    DR_JXL_FUNCTIONS(DR_JXL_FIELD)
-} dr_jxl_functions;
-#undef DR_JXL_FIELD
+DR_SHARED_LIBRARY_TABLE(dr_jxl_functions, DR_JXL_FUNCTIONS);
 
 /* libjxl's functions; usable once dr_jxl_load has returned non-NULL. */
 extern dr_jxl_functions dr_jxl;

@@ -26,19 +26,19 @@ typedef struct {
 
 static void read_layout(TIFF *tif, tiff_layout *l) {
     memset(l, 0, sizeof *l);
-    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &l->width);
-    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &l->height);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &l->spp);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &l->bps);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &l->planar);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &l->compression);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &l->sample_format);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &l->inkset);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &l->extra_count, &l->extra);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &l->photometric))
+    dr_tiff.TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &l->width);
+    dr_tiff.TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &l->height);
+    dr_tiff.TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &l->spp);
+    dr_tiff.TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &l->bps);
+    dr_tiff.TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &l->planar);
+    dr_tiff.TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &l->compression);
+    dr_tiff.TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &l->sample_format);
+    dr_tiff.TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &l->inkset);
+    dr_tiff.TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &l->extra_count, &l->extra);
+    if (!dr_tiff.TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &l->photometric))
         l->photometric = l->spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
-    if (!TIFFGetField(tif, TIFFTAG_ORIENTATION, &l->orientation)) l->orientation = ORIENTATION_TOPLEFT;
-    l->tiled = TIFFIsTiled(tif);
+    if (!dr_tiff.TIFFGetField(tif, TIFFTAG_ORIENTATION, &l->orientation)) l->orientation = ORIENTATION_TOPLEFT;
+    l->tiled = dr_tiff.TIFFIsTiled(tif);
 }
 
 /* Colour samples before the extra ones. */
@@ -62,7 +62,7 @@ static int alpha_kind(const tiff_layout *l) {
 static void copy_blob(TIFF *tif, uint32_t tag, unsigned char **to, size_t *to_length) {
     uint32_t count = 0;
     void *data = NULL;
-    if (TIFFGetField(tif, tag, &count, &data) && data != NULL && count > 0)
+    if (dr_tiff.TIFFGetField(tif, tag, &count, &data) && data != NULL && count > 0)
         dr_metadata_keep(to, to_length, data, count);
 }
 
@@ -91,7 +91,7 @@ static dr_status describe(TIFF *tif, dr_tiff_io *io, dr_info *info, tiff_layout 
     }
     uint32_t icc_length = 0;
     void *icc = NULL;
-    if (TIFFGetField(tif, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc != NULL && icc_length > 0) {
+    if (dr_tiff.TIFFGetField(tif, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc != NULL && icc_length > 0) {
         info->has_icc = 1;
         if (!dr_info_store_icc(info, icc, icc_length)) return DR_OUT_OF_MEMORY;
     }
@@ -100,7 +100,7 @@ static dr_status describe(TIFF *tif, dr_tiff_io *io, dr_info *info, tiff_layout 
         copy_blob(tif, TIFFTAG_RICHTIFFIPTC, &info->metadata->iptc, &info->metadata->iptc_length);
         uint32_t count = 0;
         void *resources = NULL;
-        if (info->metadata->iptc == NULL && TIFFGetField(tif, TIFFTAG_PHOTOSHOP, &count, &resources) && resources != NULL)
+        if (info->metadata->iptc == NULL && dr_tiff.TIFFGetField(tif, TIFFTAG_PHOTOSHOP, &count, &resources) && resources != NULL)
             dr_find_iptc_resource(resources, count, info->metadata);
     }
     if (info->metadata != NULL || info->exif != NULL) {
@@ -113,7 +113,7 @@ static dr_status describe(TIFF *tif, dr_tiff_io *io, dr_info *info, tiff_layout 
             free(exif);
         }
     }
-    tdir_t pages = TIFFNumberOfDirectories(tif);
+    tdir_t pages = dr_tiff.TIFFNumberOfDirectories(tif);
     info->pages = pages < 1 ? 1 : (int)pages;
     return DR_OK;
 }
@@ -123,7 +123,7 @@ static dr_status read_info(dr_tiff_io io, dr_info *info) {
     if (tif == NULL) return io.status;
     tiff_layout layout;
     dr_status status = describe(tif, &io, info, &layout);
-    TIFFClose(tif);
+    dr_tiff.TIFFClose(tif);
     return status;
 }
 
@@ -168,8 +168,8 @@ static void tiff_reader_close(dr_reader *base) {
     tiff_reader *r = (tiff_reader *)base;
     dr_tiff_prefetch_close(r->prefetch);
     free(r->strip);
-    if (r->rgba_begun) TIFFRGBAImageEnd(&r->rgba);
-    if (r->tif != NULL) TIFFClose(r->tif);
+    if (r->rgba_begun) dr_tiff.TIFFRGBAImageEnd(&r->rgba);
+    if (r->tif != NULL) dr_tiff.TIFFClose(r->tif);
     dr_color_converter_free(r->base.color);
     free(r->band);
     free(r->row);
@@ -268,14 +268,14 @@ static dr_status load_band(tiff_reader *r, int y) {
     int rows = (int)l->height - y0 < band ? (int)l->height - y0 : band;
     if (r->direct) {
         uint32_t tw = 0, th = 0;
-        TIFFGetField(r->tif, TIFFTAG_TILEWIDTH, &tw);
-        TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &th);
-        tmsize_t tile_bytes = TIFFTileSize(r->tif);
+        dr_tiff.TIFFGetField(r->tif, TIFFTAG_TILEWIDTH, &tw);
+        dr_tiff.TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &th);
+        tmsize_t tile_bytes = dr_tiff.TIFFTileSize(r->tif);
         unsigned char *tile = malloc((size_t)tile_bytes);
         if (tile == NULL) return fail(r, DR_OUT_OF_MEMORY, "out of memory for a TIFF tile");
         size_t tile_row = (size_t)tw * r->in_pixel;
         for (uint32_t x = 0; x < l->width; x += tw) {
-            if (TIFFReadEncodedTile(r->tif, TIFFComputeTile(r->tif, x, (uint32_t)y0, 0, 0), tile, tile_bytes) < 0) {
+            if (dr_tiff.TIFFReadEncodedTile(r->tif, dr_tiff.TIFFComputeTile(r->tif, x, (uint32_t)y0, 0, 0), tile, tile_bytes) < 0) {
                 free(tile);
                 return fail(r, DR_CORRUPT, "TIFF: a tile could not be decoded");
             }
@@ -287,7 +287,7 @@ static dr_status load_band(tiff_reader *r, int y) {
     } else {
         r->rgba.row_offset = y0;
         r->rgba.col_offset = 0;
-        if (!TIFFRGBAImageGet(&r->rgba, (uint32_t *)(void *)r->band, l->width, (uint32_t)rows))
+        if (!dr_tiff.TIFFRGBAImageGet(&r->rgba, (uint32_t *)(void *)r->band, l->width, (uint32_t)rows))
             return fail(r, DR_CORRUPT, "TIFF: the image data could not be decoded");
     }
     r->band_y = y0;
@@ -309,7 +309,7 @@ static dr_status next_strip(tiff_reader *r, int y) {
         if (status != DR_OK && r->io.status == DR_OK) r->io.status = status; /* its message is in place */
     } else {
         if (strip + 1 < r->strips) dr_tiff_prefetch_start(r->prefetch, strip + 1);
-        got = TIFFReadEncodedStrip(r->tif, strip, r->strip, r->strip_bytes);
+        got = dr_tiff.TIFFReadEncodedStrip(r->tif, strip, r->strip, r->strip_bytes);
         data = r->strip;
     }
     if (r->io.status != DR_OK) return r->io.status;
@@ -346,7 +346,7 @@ static dr_status tiff_read_rows(dr_reader *base, unsigned char *rows, size_t str
     int striped_direct = r->direct && !r->layout.tiled, whole_strips = striped_direct && r->prefetch != NULL;
     /* A striped file: the rows above the crop are decoded and dropped (scanlines come in order). */
     while (striped_direct && !whole_strips && r->next_row < r->crop_y) {
-        if (TIFFReadScanline(r->tif, r->row, (uint32_t)r->next_row, 0) < 0)
+        if (dr_tiff.TIFFReadScanline(r->tif, r->row, (uint32_t)r->next_row, 0) < 0)
             return fail(r, DR_CORRUPT, "TIFF: a row could not be decoded");
         r->next_row++;
     }
@@ -362,7 +362,7 @@ static dr_status tiff_read_rows(dr_reader *base, unsigned char *rows, size_t str
             }
             convert_direct(r, r->strip_rows + r->scanline * (size_t)(y - r->strip_y0), target);
         } else if (striped_direct) {
-            if (TIFFReadScanline(r->tif, r->row, (uint32_t)y, 0) < 0)
+            if (dr_tiff.TIFFReadScanline(r->tif, r->row, (uint32_t)y, 0) < 0)
                 return fail(r, DR_CORRUPT, "TIFF: a row could not be decoded");
             convert_direct(r, r->row, target);
         } else {
@@ -386,9 +386,9 @@ static void start_prefetch(tiff_reader *r, tmsize_t scanline) {
     const tiff_layout *l = &r->layout;
     if (!r->io.file || scanline <= 0 || l->compression == COMPRESSION_JPEG || l->compression == COMPRESSION_OJPEG) return;
     uint32_t rows = 0;
-    TIFFGetFieldDefaulted(r->tif, TIFFTAG_ROWSPERSTRIP, &rows);
-    uint32_t strips = TIFFNumberOfStrips(r->tif);
-    tmsize_t bytes = TIFFStripSize(r->tif);
+    dr_tiff.TIFFGetFieldDefaulted(r->tif, TIFFTAG_ROWSPERSTRIP, &rows);
+    uint32_t strips = dr_tiff.TIFFNumberOfStrips(r->tif);
+    tmsize_t bytes = dr_tiff.TIFFStripSize(r->tif);
     if (rows == 0 || rows >= l->height || strips < 2 || bytes <= 0 || bytes > ((tmsize_t)64 << 20) ||
         (uint64_t)strips * rows < l->height || bytes < (tmsize_t)rows * scanline)
         return;
@@ -422,9 +422,9 @@ static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_i
     tiff_layout *l = &r->layout;
     if (status == DR_OK) {
         r->direct = direct_layout(l);
-        if (l->photometric == PHOTOMETRIC_YCBCR && r->direct) TIFFSetField(r->tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+        if (l->photometric == PHOTOMETRIC_YCBCR && r->direct) dr_tiff.TIFFSetField(r->tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
         char problem[1024] = "";
-        if (!r->direct && !TIFFRGBAImageOK(r->tif, problem)) {
+        if (!r->direct && !dr_tiff.TIFFRGBAImageOK(r->tif, problem)) {
             dr_set_message(message, capacity, "TIFF: %s", problem[0] ? problem : "this layout is not supported");
             status = DR_UNSUPPORTED;
         }
@@ -443,13 +443,13 @@ static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_i
     size_t row_bytes = (size_t)l->width * (r->direct ? r->in_pixel : 4);
     r->band_y = -1;
     if (r->direct && !l->tiled) {
-        tmsize_t scanline = TIFFScanlineSize(r->tif);
+        tmsize_t scanline = dr_tiff.TIFFScanlineSize(r->tif);
         r->row = malloc(scanline > 0 ? (size_t)scanline : row_bytes);
         start_prefetch(r, scanline);
     } else {
         uint32_t band = 0;
-        if (l->tiled) TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &band);
-        else TIFFGetFieldDefaulted(r->tif, TIFFTAG_ROWSPERSTRIP, &band);
+        if (l->tiled) dr_tiff.TIFFGetField(r->tif, TIFFTAG_TILELENGTH, &band);
+        else dr_tiff.TIFFGetFieldDefaulted(r->tif, TIFFTAG_ROWSPERSTRIP, &band);
         if (band == 0 || band > l->height) band = l->height;
         if (!r->direct && band < 16) band = l->height < 16 ? l->height : 16;
         r->band_capacity = (int)band;
@@ -457,7 +457,7 @@ static dr_status reader_open(dr_tiff_io io, const dr_read_options *options, dr_i
         r->band = malloc(row_bytes * band);
         if (!r->direct) {
             char problem[1024] = "";
-            if (!TIFFRGBAImageBegin(&r->rgba, r->tif, 0, problem)) {
+            if (!dr_tiff.TIFFRGBAImageBegin(&r->rgba, r->tif, 0, problem)) {
                 dr_set_message(message, capacity, "TIFF: %s", problem);
                 tiff_reader_close(&r->base);
                 return DR_UNSUPPORTED;

@@ -255,7 +255,7 @@ dr_status dr_tiff_exif_store(TIFF *tif, dr_tiff_io *io, const unsigned char *exi
     uint32_t count = get(head, 2, s.big);
     dr_buffer block = {0};
     /* Behind what is written so far (the header, at writer open), on an even offset. */
-    target t = {.out = &block, .base = (io->out->length + 1) & ~(uint64_t)1, .big = TIFFIsBigEndian(tif) != 0};
+    target t = {.out = &block, .base = (io->out->length + 1) & ~(uint64_t)1, .big = dr_tiff.TIFFIsBigEndian(tif) != 0};
     uint32_t exif_ifd = 0, gps_ifd = 0;
     for (uint32_t i = 0; i < count && i < MAX_ENTRIES; i++) {
         unsigned char e[12];
@@ -268,15 +268,15 @@ dr_status dr_tiff_exif_store(TIFF *tif, dr_tiff_io *io, const unsigned char *exi
         } else if ((tag == 0x011a || tag == 0x011b) && type == 5 && n == 1) {
             unsigned char r[8];
             if (source_read(&s, get(e + 8, 4, s.big), r, 8) && get(r + 4, 4, s.big) != 0)
-                TIFFSetField(tif, tag, (float)((double)get(r, 4, s.big) / get(r + 4, 4, s.big)));
+                dr_tiff.TIFFSetField(tif, tag, (float)((double)get(r, 4, s.big) / get(r + 4, 4, s.big)));
         } else if (tag == 0x0128 && type == 3 && n == 1) {
             uint32_t unit = get(e + 8, 2, s.big);
-            if (unit >= 1 && unit <= 3) TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, (uint16_t)unit);
+            if (unit >= 1 && unit <= 3) dr_tiff.TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, (uint16_t)unit);
         } else if (text_tag(tag) && type == 2 && n > 0 && n <= 65536) {
             char *text = calloc(1, (size_t)n + 1);
             if (text == NULL) continue;
             if (n <= 4 ? (memcpy(text, e + 8, n), 1) : source_read(&s, get(e + 8, 4, s.big), text, n))
-                TIFFSetField(tif, tag, text);
+                dr_tiff.TIFFSetField(tif, tag, text);
             free(text);
         }
     }
@@ -285,8 +285,8 @@ dr_status dr_tiff_exif_store(TIFF *tif, dr_tiff_io *io, const unsigned char *exi
         if (!dr_tiff_write_at(io, t.base, block.data, block.length)) {
             status = io->status != DR_OK ? io->status : DR_OUT_OF_MEMORY;
         } else {
-            if (exif_ifd != 0) TIFFSetField(tif, TIFFTAG_EXIFIFD, (uint64_t)exif_ifd);
-            if (gps_ifd != 0) TIFFSetField(tif, TIFFTAG_GPSIFD, (uint64_t)gps_ifd);
+            if (exif_ifd != 0) dr_tiff.TIFFSetField(tif, TIFFTAG_EXIFIFD, (uint64_t)exif_ifd);
+            if (gps_ifd != 0) dr_tiff.TIFFSetField(tif, TIFFTAG_GPSIFD, (uint64_t)gps_ifd);
         }
     }
     dr_buffer_free(&block);

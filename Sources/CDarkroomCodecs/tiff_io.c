@@ -54,8 +54,8 @@ static int on_warning(TIFF *tif, void *user, const char *module, const char *for
 static pthread_once_t silence_once = PTHREAD_ONCE_INIT;
 
 static void silence_globals(void) {
-    TIFFSetErrorHandler(NULL);
-    TIFFSetWarningHandler(NULL);
+    dr_tiff.TIFFSetErrorHandler(NULL);
+    dr_tiff.TIFFSetWarningHandler(NULL);
 }
 
 static tmsize_t read_proc(thandle_t handle, void *into, tmsize_t size) {
@@ -179,18 +179,22 @@ static void unmap_proc(thandle_t handle, void *base, toff_t size) {
 }
 
 TIFF *dr_tiff_open(dr_tiff_io *io, const char *mode) {
+    if (dr_tiff_load(io->message, io->capacity)) {
+        io->status = DR_UNSUPPORTED;
+        return NULL;
+    }
     pthread_once(&silence_once, silence_globals);
-    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    TIFFOpenOptions *options = dr_tiff.TIFFOpenOptionsAlloc();
     if (options == NULL) {
         io->status = DR_OUT_OF_MEMORY;
         dr_set_message(io->message, io->capacity, "out of memory opening a TIFF");
         return NULL;
     }
-    TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, io);
-    TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, io);
-    TIFF *tif = TIFFClientOpenExt(io->out != NULL ? "output" : "input", mode, (thandle_t)io, read_proc, write_proc,
+    dr_tiff.TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, io);
+    dr_tiff.TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, io);
+    TIFF *tif = dr_tiff.TIFFClientOpenExt(io->out != NULL ? "output" : "input", mode, (thandle_t)io, read_proc, write_proc,
                                   seek_proc, close_proc, size_proc, map_proc, unmap_proc, options);
-    TIFFOpenOptionsFree(options);
+    dr_tiff.TIFFOpenOptionsFree(options);
     if (tif == NULL && io->status == DR_OK) {
         io->status = io->out != NULL ? DR_ENCODE_FAILED : DR_CORRUPT;
         dr_set_message(io->message, io->capacity, "TIFF: the file could not be opened");

@@ -3,7 +3,7 @@
 
 #include "internal.h"
 
-#include <tiffio.h>
+#include "tiff_library.h"
 
 /* Where a written TIFF goes: fixed-size chunks, so that the finished file can be handed over
  * chunk by chunk, each freed once copied (the file is never held twice), and a seek back

@@ -33,7 +33,7 @@ static void *decode_loop(void *argument) {
         if (p->quit) break;
         uint32_t strip = (uint32_t)p->requested;
         pthread_mutex_unlock(&p->lock);
-        tmsize_t got = p->io.status == DR_OK ? TIFFReadEncodedStrip(p->tif, strip, p->buffer, p->capacity) : -1;
+        tmsize_t got = p->io.status == DR_OK ? dr_tiff.TIFFReadEncodedStrip(p->tif, strip, p->buffer, p->capacity) : -1;
         pthread_mutex_lock(&p->lock);
         p->got = got;
         p->busy = 0;
@@ -63,7 +63,7 @@ dr_tiff_prefetch *dr_tiff_prefetch_open(const dr_tiff_io *io, tmsize_t strip_byt
     if (pthread_create(&p->thread, NULL, decode_loop, p) != 0) {
         pthread_cond_destroy(&p->changed);
         pthread_mutex_destroy(&p->lock);
-        TIFFClose(p->tif);
+        dr_tiff.TIFFClose(p->tif);
         free(p->buffer);
         free(p);
         return NULL;
@@ -108,7 +108,7 @@ void dr_tiff_prefetch_close(dr_tiff_prefetch *p) {
     pthread_join(p->thread, NULL); /* after the strip it may be decoding */
     pthread_cond_destroy(&p->changed);
     pthread_mutex_destroy(&p->lock);
-    TIFFClose(p->tif);
+    dr_tiff.TIFFClose(p->tif);
     free(p->buffer);
     free(p);
 }

@@ -30,7 +30,7 @@ typedef struct {
 
 static void tiff_writer_close(dr_writer *base) {
     tiff_writer *w = (tiff_writer *)base;
-    if (w->tif != NULL) TIFFCleanup(w->tif);
+    if (w->tif != NULL) dr_tiff.TIFFCleanup(w->tif);
     dr_tiff_chunks_free(&w->out);
     free(w->row);
     free(w->strip);
@@ -61,7 +61,7 @@ static dr_status tiff_set_icc(dr_writer *base, const unsigned char *profile, siz
     tiff_writer *w = (tiff_writer *)base;
     if (enter(w, message, capacity) != DR_OK) return w->io.status;
     if (w->written > 0) return failed(w, "TIFF: the ICC profile must come before the rows");
-    TIFFSetField(w->tif, TIFFTAG_ICCPROFILE, (uint32_t)length, profile);
+    dr_tiff.TIFFSetField(w->tif, TIFFTAG_ICCPROFILE, (uint32_t)length, profile);
     return w->io.status;
 }
 
@@ -74,7 +74,7 @@ static dr_status flush_tiles(tiff_writer *w, int y0, int rows) {
         memset(w->tile, 0, tile_row * TILE_SIDE);
         for (int i = 0; i < rows; i++)
             memcpy(w->tile + tile_row * (size_t)i, w->band + w->row_bytes * (size_t)i + (size_t)x * pixel, n);
-        if (TIFFWriteEncodedTile(w->tif, TIFFComputeTile(w->tif, (uint32_t)x, (uint32_t)y0, 0, 0), w->tile,
+        if (dr_tiff.TIFFWriteEncodedTile(w->tif, dr_tiff.TIFFComputeTile(w->tif, (uint32_t)x, (uint32_t)y0, 0, 0), w->tile,
                                  (tmsize_t)(tile_row * TILE_SIDE)) < 0)
             return failed(w, "TIFF: a tile could not be encoded");
     }
@@ -83,7 +83,7 @@ static dr_status flush_tiles(tiff_writer *w, int y0, int rows) {
 
 /* One deflated strip, as it goes into the file. */
 static dr_status write_strip(tiff_writer *w, int index, const unsigned char *bytes, size_t length) {
-    if (TIFFWriteRawStrip(w->tif, (uint32_t)index, (void *)bytes, (tmsize_t)length) < 0)
+    if (dr_tiff.TIFFWriteRawStrip(w->tif, (uint32_t)index, (void *)bytes, (tmsize_t)length) < 0)
         return failed(w, "TIFF: a strip could not be written");
     return w->io.status;
 }
@@ -133,7 +133,7 @@ static dr_status tiff_write_rows(dr_writer *base, const unsigned char *rows, siz
             }
         } else {
             memcpy(w->row, row, w->row_bytes);
-            if (TIFFWriteScanline(w->tif, w->row, (uint32_t)w->written, 0) < 0)
+            if (dr_tiff.TIFFWriteScanline(w->tif, w->row, (uint32_t)w->written, 0) < 0)
                 return failed(w, "TIFF: a row could not be encoded");
             w->written++;
         }
@@ -151,8 +151,8 @@ static dr_status tiff_end(dr_writer *base, size_t *length, char *message, size_t
         w->io.status = DR_ENCODE_FAILED;
         return DR_ENCODE_FAILED;
     }
-    if (!TIFFWriteDirectory(w->tif)) return failed(w, "TIFF: the directory could not be written");
-    TIFFClose(w->tif); /* flushes into the chunks */
+    if (!dr_tiff.TIFFWriteDirectory(w->tif)) return failed(w, "TIFF: the directory could not be written");
+    dr_tiff.TIFFClose(w->tif); /* flushes into the chunks */
     w->tif = NULL;
     if (w->io.status != DR_OK) return w->io.status;
     *length = w->out.length;
@@ -200,54 +200,54 @@ dr_status dr_tiff_writer_open(int width, int height, const dr_tiff_write_options
     TIFF *t = w->tif;
     int colour = channels >= 3;
     int alpha = channels == 2 || channels == 4;
-    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, (uint32_t)width);
-    TIFFSetField(t, TIFFTAG_IMAGELENGTH, (uint32_t)height);
-    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
-    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)depth);
-    TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
-    TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)(options->orientation >= 1 && options->orientation <= 8 ? options->orientation : 1));
-    TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
+    dr_tiff.TIFFSetField(t, TIFFTAG_IMAGEWIDTH, (uint32_t)width);
+    dr_tiff.TIFFSetField(t, TIFFTAG_IMAGELENGTH, (uint32_t)height);
+    dr_tiff.TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
+    dr_tiff.TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)depth);
+    dr_tiff.TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    dr_tiff.TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)(options->orientation >= 1 && options->orientation <= 8 ? options->orientation : 1));
+    dr_tiff.TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
     /* TIFF 6 requires a resolution: 72 dpi, as libvips writes, unless the EXIF block says otherwise. */
-    TIFFSetField(t, TIFFTAG_XRESOLUTION, 72.0f);
-    TIFFSetField(t, TIFFTAG_YRESOLUTION, 72.0f);
-    TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, RESUNIT_INCH);
+    dr_tiff.TIFFSetField(t, TIFFTAG_XRESOLUTION, 72.0f);
+    dr_tiff.TIFFSetField(t, TIFFTAG_YRESOLUTION, 72.0f);
+    dr_tiff.TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, RESUNIT_INCH);
     if (alpha) {
         uint16_t extra = EXTRASAMPLE_UNASSALPHA;
-        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &extra);
+        dr_tiff.TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &extra);
     }
     if (compression == DR_TIFF_JPEG) {
         int quality = options->quality < 1 ? 1 : options->quality > 100 ? 100 : options->quality;
-        TIFFSetField(t, TIFFTAG_JPEGQUALITY, quality);
+        dr_tiff.TIFFSetField(t, TIFFTAG_JPEGQUALITY, quality);
         if (colour && !alpha) {
             /* YCbCr 4:2:0 from RGB rows, as libvips writes JPEG-in-TIFF. */
-            TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_YCBCR);
-            TIFFSetField(t, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+            dr_tiff.TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_YCBCR);
+            dr_tiff.TIFFSetField(t, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
         } else {
-            TIFFSetField(t, TIFFTAG_PHOTOMETRIC, colour ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
+            dr_tiff.TIFFSetField(t, TIFFTAG_PHOTOMETRIC, colour ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
         }
     } else {
-        TIFFSetField(t, TIFFTAG_PHOTOMETRIC, colour ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
-        if (compression != DR_TIFF_NONE) TIFFSetField(t, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+        dr_tiff.TIFFSetField(t, TIFFTAG_PHOTOMETRIC, colour ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
+        if (compression != DR_TIFF_NONE) dr_tiff.TIFFSetField(t, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
     }
     if (w->tiled) {
-        TIFFSetField(t, TIFFTAG_TILEWIDTH, (uint32_t)TILE_SIDE);
-        TIFFSetField(t, TIFFTAG_TILELENGTH, (uint32_t)TILE_SIDE);
+        dr_tiff.TIFFSetField(t, TIFFTAG_TILEWIDTH, (uint32_t)TILE_SIDE);
+        dr_tiff.TIFFSetField(t, TIFFTAG_TILELENGTH, (uint32_t)TILE_SIDE);
         w->band = malloc(w->row_bytes * TILE_SIDE);
         w->tile = malloc((size_t)TILE_SIDE * TILE_SIDE * (size_t)channels * (size_t)(depth / 8));
     } else {
         /* JPEG needs whole MCUs (16 rows at 4:2:0), deflate strips are made apart (in the render
          * strips of 16 rows or a multiple); the others take libtiff's ~8 KB strips. */
         w->deflate = compression == DR_TIFF_DEFLATE;
-        uint32_t rows = compression == DR_TIFF_JPEG ? 16 : w->deflate ? DR_TIFF_DEFLATE_ROWS : TIFFDefaultStripSize(t, 0);
-        TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, rows);
+        uint32_t rows = compression == DR_TIFF_JPEG ? 16 : w->deflate ? DR_TIFF_DEFLATE_ROWS : dr_tiff.TIFFDefaultStripSize(t, 0);
+        dr_tiff.TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, rows);
         w->row = malloc(w->row_bytes * (w->deflate ? DR_TIFF_DEFLATE_ROWS : 1));
         w->samples = channels;
         w->sixteen_bit = depth == 16;
         if (w->deflate) w->strip = malloc(dr_tiff_deflate_bound(w->row_bytes * DR_TIFF_DEFLATE_ROWS));
     }
     if (metadata != NULL) {
-        if (metadata->xmp != NULL && metadata->xmp_length > 0) TIFFSetField(t, TIFFTAG_XMLPACKET, (uint32_t)metadata->xmp_length, metadata->xmp);
-        if (metadata->iptc != NULL && metadata->iptc_length > 0) TIFFSetField(t, TIFFTAG_RICHTIFFIPTC, (uint32_t)metadata->iptc_length, metadata->iptc);
+        if (metadata->xmp != NULL && metadata->xmp_length > 0) dr_tiff.TIFFSetField(t, TIFFTAG_XMLPACKET, (uint32_t)metadata->xmp_length, metadata->xmp);
+        if (metadata->iptc != NULL && metadata->iptc_length > 0) dr_tiff.TIFFSetField(t, TIFFTAG_RICHTIFFIPTC, (uint32_t)metadata->iptc_length, metadata->iptc);
         if (metadata->exif != NULL && metadata->exif_length > 0 && w->io.status == DR_OK &&
             dr_tiff_exif_store(t, &w->io, metadata->exif, metadata->exif_length) != DR_OK && w->io.status == DR_OK) {
             w->io.status = DR_OUT_OF_MEMORY;

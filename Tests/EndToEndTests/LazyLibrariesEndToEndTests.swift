@@ -6,14 +6,17 @@ import XCTest
 
 /// cairo, Pango, librsvg (with GLib) and libpq are opened with dlopen only when a chain draws or
 /// a cluster connects, libavif (with rav1e, SVT-AV1, dav1d…) only for a 10-bit AVIF output,
-/// libjxl (with libhwy, which calibrates a timer when loaded, and Brotli) only for a JPEG XL: a
+/// libjxl (with libhwy, which calibrates a timer when loaded, and Brotli) only for a JPEG XL,
+/// libheif (with libde265, x265, libaom and dav1d, whose constructors run at load) only for a
+/// HEIF or AVIF, libtiff (with LERC and JBIG) only for a TIFF (or a camera RAW's EXIF): a
 /// process that only resizes maps none of them (each costs memory in
 /// every process otherwise). Checked on the real binary, with glibc's loader telling which
 /// files it maps (LD_DEBUG=files) and with the daemon's /proc/PID/maps.
 final class LazyLibrariesEndToEndTests: XCTestCase {
     /// The libraries that must stay out of a process that does not draw.
     private let lazy = ["libcairo", "libpango", "librsvg", "libpq", "libglib-2.0", "libgobject", "libharfbuzz", "libfontconfig", "libxml2",
-                        "libavif", "librav1e", "libSvtAv1Enc", "libgav1", "libjxl", "libhwy", "libbrotlienc"]
+                        "libavif", "librav1e", "libSvtAv1Enc", "libgav1", "libjxl", "libhwy", "libbrotlienc",
+                        "libheif", "libde265", "libx265", "libaom", "libdav1d", "libtiff", "libLerc", "libjbig"]
 
     /// `darkroom process` with LD_DEBUG=files: the files the loader mapped, and the output.
     private func process(_ chain: String, _ s: Scratch, output: String = "out.png", options: [String] = [])
@@ -80,12 +83,18 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         XCTAssertTrue(served.contains { $0.hasPrefix("libcurl") }, "darkroom-preview maps libcurl: \(served)")
     }
 
-    /// An 8-bit AVIF (libheif) leaves libavif closed; a 10-bit one opens it and is 10-bit.
+    /// An 8-bit AVIF opens libheif and leaves libavif closed; a 10-bit one opens libavif and is
+    /// 10-bit; reading the AVIF back opens libheif and libde265.
     func testOnlyATenBitAVIFOpensLibavif() throws {
         let s = Scratch()
         let eight = try process("resize width=48", s, output: "eight.avif")
         XCTAssertEqual(eight.status, 0, eight.stderr.suffix(2000).description)
         XCTAssertFalse(eight.mapped.contains { $0.hasPrefix("libavif") }, "\(eight.mapped)")
+        XCTAssertTrue(eight.mapped.contains("libheif.so.1"), "\(eight.mapped)")
+        let back = try traced(try DaemonProcess.binaryPath(), ["process", "--chain", "resize width=24", s.path("eight.avif"), "-o", s.path("back.png")])
+        XCTAssertEqual(back.status, 0, back.stderr.suffix(2000).description)
+        XCTAssertTrue(back.mapped.contains("libheif.so.1") && back.mapped.contains("libde265.so.0"), "\(back.mapped)")
+        XCTAssertEqual(try ImageCodec.readInfo(try XCTUnwrap(s.read("back.png"))).width, 24)
         let ten = try process("resize width=48", s, output: "ten.avif", options: ["--bit-depth", "10"])
         XCTAssertEqual(ten.status, 0, ten.stderr.suffix(2000).description)
         XCTAssertTrue(ten.mapped.contains("libavif.so.15"), "\(ten.mapped)")
@@ -102,6 +111,19 @@ final class LazyLibrariesEndToEndTests: XCTestCase {
         XCTAssertEqual(jxl.status, 0, jxl.stderr.suffix(2000).description)
         XCTAssertTrue(jxl.mapped.contains("libjxl.so.0.7"), "\(jxl.mapped)")
         let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.jxl")))
+        XCTAssertEqual([info.width, info.height], [48, 32])
+    }
+
+    /// A TIFF output opens libtiff (and is a TIFF that reads back); a PNG one does not.
+    func testOnlyATIFFOpensLibtiff() throws {
+        let s = Scratch()
+        let png = try process("resize width=48", s)
+        XCTAssertEqual(png.status, 0, png.stderr.suffix(2000).description)
+        XCTAssertFalse(png.mapped.contains { $0.hasPrefix("libtiff") }, "\(png.mapped)")
+        let tiff = try process("resize width=48", s, output: "out.tiff")
+        XCTAssertEqual(tiff.status, 0, tiff.stderr.suffix(2000).description)
+        XCTAssertTrue(tiff.mapped.contains("libtiff.so.6"), "\(tiff.mapped)")
+        let info = try ImageCodec.readInfo(try XCTUnwrap(s.read("out.tiff")))
         XCTAssertEqual([info.width, info.height], [48, 32])
     }
 

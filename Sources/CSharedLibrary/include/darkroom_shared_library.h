@@ -28,6 +28,11 @@ typedef struct {
 
 #define DR_SHARED_LIBRARY(soname, package) {soname, package, PTHREAD_ONCE_INIT, 0, ""}
 
+/* Declares `type`, a struct of one pointer per function the X-macro FUNCTIONS lists, each field
+   named and typed after the library's own declaration. */
+#define DR_SHARED_LIBRARY_TABLE(type, FUNCTIONS) typedef struct { FUNCTIONS(DR_LIBRARY_FIELD) } type
+#define DR_LIBRARY_FIELD(name) __typeof__(&name) name;
+
 /* Opens `lib` for good (never dlclose'd: GLib's type system cannot be unloaded; RTLD_LOCAL keeps
    its symbols out of the global scope). NULL, with `failed` and `error` set, if it cannot be. */
 void *dr_shared_library_open(dr_shared_library *lib);
