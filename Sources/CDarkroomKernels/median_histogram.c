@@ -4,23 +4,33 @@
  * exact.
  *
  * The values a channel takes in a block (at most CHUNK columns by ROWS rows of output, with the
- * square's reach around them) are sorted once (a radix sort of their order keys, the sample's
- * index alongside) and each sample is replaced by its place in that order, which no other
- * sample shares: the window is then a set of places, a bit each (bit p of the block's bitset),
- * and its median is the value at the set bit with (side² − 1)/2 set bits below it, whatever
- * the values (ties, infinities and ±3e38 included). A step along the row flips 2·side bits
- * whatever the radius; the median's word moves from where it was by whole words (a population
- * count each) and the bit within the word is found without a loop over the bits between. The
- * channels of a block slide together, so their independent steps overlap in the processor. A
- * channel with one value over the whole block (an opaque alpha) is written as that value.
+ * square's reach around them) are sorted once and each sample is replaced by its place in that
+ * order, which no other sample shares: the window is then a set of places, a bit each (bit p of
+ * the block's bitset), and its median is the value at the set bit with (side² − 1)/2 set bits
+ * below it, whatever the values (ties, infinities and ±3e38 included). The window slides by
+ * whole words (median_slide.h); the median's word moves from where it was by whole words (a
+ * population count each) and the bit within the word is found without a loop over the bits
+ * between. A channel with one value over the whole block (an opaque alpha) is written as that
+ * value.
+ *
+ * On x86-64 the slide is compiled for the baseline and for AVX2 with the population count
+ * instruction (the word XORs four at a time), and with BMI2's bit deposit for the in-word
+ * select where the processor runs it fast; the first the processor supports is taken at run
+ * time. Every path gives the same output.
  */
 #include "include/darkroom_kernels.h"
 
 #include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
-/* Output columns and rows a block: few enough places that the window's bits lie a few to a
- * word and the walk between words is short; DIGIT: bits a radix pass. Places fit 16 bits. */
-enum { CHUNK = 64, ROWS = 32, DIGIT = 11 };
+/* Output columns and rows a block: few enough places that the words the window slides by stay
+ * few, enough that a sample is sorted for few outputs. DIGIT: bits a radix pass; TOP: bits of the
+ * key the radix passes sort at most (the rest are put in order by insertion). PAD: places read
+ * past a column's last by the vector compare. Places fit 16 bits. */
+enum { CHUNK = 32, ROWS = 32, DIGIT = 10, TOP = 20, PAD = 16 };
 
 /* Float bits mapped to unsigned integers of the same order (negative values reversed). */
 static inline uint32_t order_key(float f) {
@@ -36,42 +46,66 @@ static inline float key_value(uint32_t k) {
     return f;
 }
 
-static inline size_t block_samples(int radius, int width, int height) {
+/* Samples and bitset words of a block: its columns (output's and the reach's) and rows. */
+static inline void block_shape(int radius, int width, int height, size_t *columns, size_t *n, size_t *words) {
     width = width < CHUNK ? width : CHUNK;
     height = height < ROWS ? height : ROWS;
-    return ((size_t)width + 2 * (size_t)radius) * ((size_t)height + 2 * (size_t)radius);
+    *columns = (size_t)width + 2 * (size_t)radius;
+    *n = *columns * ((size_t)height + 2 * (size_t)radius);
+    *words = (*n + 63) / 64;
 }
 
 size_t dr_median_float_scratch(int radius, int width, int height) {
-    const size_t n = block_samples(radius, width, height), words = (n + 63) / 64;
-    /* items and their copy, the bitsets, radix counts, then per channel values and places. */
-    return 2 * n * sizeof(uint64_t) + 4 * words * sizeof(uint64_t) + 3 * ((size_t)1 << DIGIT) * sizeof(uint32_t)
-        + 4 * n * (sizeof(float) + sizeof(uint16_t));
+    size_t columns, n, words;
+    block_shape(radius, width, height, &columns, &n, &words);
+    /* items and their copy, radix counts, then per channel: the column bitsets and the window's,
+     * the values in order, the places. */
+    return 2 * n * sizeof(uint64_t) + 4 * ((size_t)1 << DIGIT) * sizeof(uint32_t)
+        + 4 * ((columns + 1) * words * sizeof(uint64_t) + n * sizeof(float) + (n + PAD) * sizeof(uint16_t));
 }
 
-/* Items key << 32 | index, sorted by key, least significant digit of key − lo first (every
- * digit's counts taken in one pass); returns the buffer holding the result (a or b). */
-static uint64_t *sort_items(uint64_t *a, uint64_t *b, size_t n, uint32_t lo, uint32_t span, uint32_t *counts) {
-    const int bits = 32 - __builtin_clz(span), passes = (bits + DIGIT - 1) / DIGIT, width = (bits + passes - 1) / passes;
+/* Items key << 32 | index sorted by (key − lo) >> shift, `bits` bits, least significant digit
+ * first (every digit's counts taken in one pass); returns the buffer holding the result (a or b). */
+static uint64_t *radix_sort(uint64_t *a, uint64_t *b, size_t n, uint32_t lo, int shift, int bits, uint32_t *counts) {
+    const int passes = (bits + DIGIT - 1) / DIGIT, width = (bits + passes - 1) / passes;
     const uint32_t buckets = 1u << width, mask = buckets - 1;
     memset(counts, 0, (size_t)passes * buckets * sizeof *counts);
     for (size_t i = 0; i < n; i++) {
-        const uint32_t key = (uint32_t)(a[i] >> 32) - lo;
+        const uint32_t key = ((uint32_t)(a[i] >> 32) - lo) >> shift;
         for (int pass = 0; pass < passes; pass++) counts[pass * buckets + ((key >> (pass * width)) & mask)]++;
     }
     for (int pass = 0; pass < passes; pass++) {
         uint32_t *count = counts + pass * buckets, sum = 0;
+        const int s = shift + pass * width;
         for (uint32_t d = 0; d < buckets; d++) { const uint32_t c = count[d]; count[d] = sum; sum += c; }
-        for (size_t i = 0; i < n; i++) b[count[(((uint32_t)(a[i] >> 32) - lo) >> (pass * width)) & mask]++] = a[i];
+        for (size_t i = 0; i < n; i++) b[count[(((uint32_t)(a[i] >> 32) - lo) >> s) & mask]++] = a[i];
         uint64_t *t = a; a = b; b = t;
     }
     return a;
 }
 
-static inline int popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555u);
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    return (int)((((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu) * 0x0101010101010101u) >> 56);
+/* The items in increasing order (by key, ties by index, as a stable sort leaves them): the
+ * radix passes sort the key's top TOP bits, then an insertion sort puts in order the items
+ * whose keys differ only below those (values a few units in the last place apart, rare); where
+ * it would move many, every bit is sorted instead. Returns the buffer holding the result. */
+static uint64_t *sort_items(uint64_t *a, uint64_t *b, size_t n, uint32_t lo, uint32_t span, uint32_t *counts) {
+    const int bits = 32 - __builtin_clz(span);
+    if (bits <= TOP) return radix_sort(a, b, n, lo, 0, bits, counts);
+    uint64_t *sorted = radix_sort(a, b, n, lo, bits - TOP, TOP, counts), *other = sorted == a ? b : a;
+    size_t budget = 2 * n;
+    for (size_t i = 1; i < n; i++) {
+        const uint64_t v = sorted[i];
+        if (sorted[i - 1] <= v) continue;
+        size_t j = i;
+        do {
+            sorted[j] = sorted[j - 1];
+            j--;
+        } while (j > 0 && sorted[j - 1] > v);
+        sorted[j] = v;
+        if (i - j > budget) return radix_sort(sorted, other, n, lo, 0, bits, counts);
+        budget -= i - j;
+    }
+    return sorted;
 }
 
 /* The place of set bit j (from 0, lowest first) of x, which has more than j: the byte holding
@@ -88,84 +122,124 @@ static inline int select64(uint64_t x, int j) {
     return 8 * byte + __builtin_ctz(rest);
 }
 
-/* One channel's sliding window along a row: its bitset, the word m holding the median and the
- * set bits in the words below m. */
+/* How many more of the `side` places at `come` than at `gone` lie below `first` (both may be
+ * read PAD places past side). */
+static inline int moved(const uint16_t *come, const uint16_t *gone, int side, unsigned first) {
+#if defined(__x86_64__)
+    /* Unsigned 16-bit compares as signed ones with the top bit flipped; 16 places a mask. */
+    const __m128i flip = _mm_set1_epi16((short)0x8000), limit = _mm_set1_epi16((short)(first ^ 0x8000));
+    int count = 0;
+    for (int i = 0; i < side; i += 16) {
+        const unsigned keep = side - i >= 16 ? 0xffffu : (1u << (side - i)) - 1;
+#define BELOW(p, j) _mm_cmplt_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)((p) + i + (j))), flip), limit)
+        const unsigned c = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(BELOW(come, 0), BELOW(come, 8))) & keep;
+        const unsigned g = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(BELOW(gone, 0), BELOW(gone, 8))) & keep;
+#undef BELOW
+        count += __builtin_popcount(c) - __builtin_popcount(g);
+    }
+    return count;
+#else
+    int count = 0;
+    for (int i = 0; i < side; i++) count += (come[i] < first) - (gone[i] < first);
+    return count;
+#endif
+}
+
+#if defined(__x86_64__)
+/* moved() with 256-bit compares: 16 places a compare. */
+__attribute__((always_inline, target("avx2"))) static inline int moved_avx2(const uint16_t *come, const uint16_t *gone, int side,
+                                                                            unsigned first) {
+    const __m256i flip = _mm256_set1_epi16((short)0x8000), limit = _mm256_set1_epi16((short)(first ^ 0x8000));
+    int count = 0;
+    for (int i = 0; i < side; i += 16) {
+        const uint32_t keep = side - i >= 16 ? 0xffffffffu : (uint32_t)(((uint64_t)1 << (2 * (side - i))) - 1);
+#define BELOW(p) _mm256_cmpgt_epi16(limit, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)((p) + i)), flip))
+        const uint32_t c = (uint32_t)_mm256_movemask_epi8(BELOW(come)) & keep, g = (uint32_t)_mm256_movemask_epi8(BELOW(gone)) & keep;
+#undef BELOW
+        count += __builtin_popcount(c) - __builtin_popcount(g);
+    }
+    return count / 2; /* two mask bits a place */
+}
+#endif
+
+/* One channel's sliding window: its places (column by column) and values in order, the column
+ * bitsets and the window's, where the median's word was (m, with `below` set bits in the words
+ * before it; m0 at the row's start). */
 typedef struct {
     const uint16_t *place;
     const float *value;
-    uint64_t *bits;
+    uint64_t *col, *win;
     float *out;
-    int m, below;
-} window;
+    int m, below, m0;
+} lane;
 
-static inline void settle(window *w, int k) {
-    while (w->below > k) w->below -= popcount64(w->bits[--w->m]);
-    for (int count; w->below + (count = popcount64(w->bits[w->m])) <= k; w->m++) w->below += count;
+#define SLIDE slide_portable
+#define SELECT select64
+#define MOVED moved
+#define TARGET
+#include "median_slide.h"
+
+#if defined(__x86_64__)
+__attribute__((always_inline, target("bmi2"))) static inline int select_pdep(uint64_t x, int j) {
+    return __builtin_ctzll(_pdep_u64((uint64_t)1 << j, x));
 }
 
-static void slide(window *windows, int channels, int radius, int iw, int words, int width, int height, ptrdiff_t outStride) {
-    const int side = 2 * radius + 1, k = side * side / 2;
-    for (int y = 0; y < height; y++) {
-        for (int c = 0; c < channels; c++) {
-            window *w = windows + c;
-            memset(w->bits, 0, (size_t)words * sizeof *w->bits);
-            for (int dy = 0; dy < side; dy++)
-                for (int dx = 0; dx < side; dx++) {
-                    const unsigned p = w->place[(size_t)(y + dy) * iw + dx];
-                    w->bits[p >> 6] |= (uint64_t)1 << (p & 63);
-                }
-            w->m = 0;
-            w->below = 0;
-            settle(w, k);
-        }
-        for (int x = 0;; x++) {
-            for (int c = 0; c < channels; c++) {
-                window *w = windows + c;
-                w->out[(size_t)y * outStride + 4 * (size_t)x] = w->value[64 * w->m + select64(w->bits[w->m], k - w->below)];
-            }
-            if (x + 1 == width) break;
-            for (int c = 0; c < channels; c++) {
-                window *w = windows + c;
-                const uint16_t *column = w->place + (size_t)y * iw + x;
-                uint64_t *bits = w->bits;
-                const int m = w->m;
-                int moved = 0;
-                for (int dy = 0; dy < side; dy++, column += iw) {
-                    const unsigned gone = column[0], come = column[side];
-                    bits[gone >> 6] ^= (uint64_t)1 << (gone & 63);
-                    bits[come >> 6] ^= (uint64_t)1 << (come & 63);
-                    moved += ((int)(come >> 6) < m) - ((int)(gone >> 6) < m);
-                }
-                w->below += moved;
-                settle(w, k);
-            }
-        }
-    }
+#define SLIDE slide_avx2
+#define SELECT select64
+#define MOVED moved_avx2
+#define TARGET __attribute__((target("avx2,popcnt")))
+#include "median_slide.h"
+
+#define SLIDE slide_avx2_bmi2
+#define SELECT select_pdep
+#define MOVED moved_avx2
+#define TARGET __attribute__((target("avx2,popcnt,bmi2")))
+#include "median_slide.h"
+
+/* AMD before Zen 3 (family 0x19) runs pdep in microcode, slower than select64. */
+static int fast_pdep(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
+    const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* "AuthenticAMD" */
+    if (!amd) return 1;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    const unsigned family = ((a >> 8) & 0xf) == 0xf ? 0xf + ((a >> 20) & 0xff) : (a >> 8) & 0xf;
+    return family >= 0x19;
+}
+#endif
+
+int dr_median_float_paths(void) {
+#if defined(__x86_64__)
+    if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))) return 1;
+    return __builtin_cpu_supports("bmi2") && fast_pdep() ? 3 : 2;
+#else
+    return 1;
+#endif
 }
 
 static void median_block(const float *const *rows, size_t x0, int radius, int width, int height, float *out, ptrdiff_t outStride,
-                         void *scratch) {
+                         void *scratch, int path) {
     if (width <= 0 || height <= 0) return;
     const int iw = width + 2 * radius, ih = height + 2 * radius;
     const size_t n = (size_t)iw * ih, words = (n + 63) / 64;
-    uint64_t *items = scratch, *spare = items + n, *bits = spare + n;
-    uint32_t *counts = (uint32_t *)(bits + 4 * words);
-    float *values = (float *)(counts + 3 * ((size_t)1 << DIGIT));
+    uint64_t *items = scratch, *spare = items + n;
+    uint32_t *counts = (uint32_t *)(spare + n);
+    uint64_t *bitsets = (uint64_t *)(counts + 4 * ((size_t)1 << DIGIT));
+    float *values = (float *)(bitsets + 4 * ((size_t)iw + 1) * words);
     uint16_t *places = (uint16_t *)(values + 4 * n);
-    window windows[4];
+    lane lanes[4];
     int channels = 0;
     for (int c = 0; c < 4; c++) {
-        /* Order keys (NaN counts as 0), their range over the block. */
+        /* Order keys (NaN counts as 0), their range over the block; column by column. */
         uint32_t lo = UINT32_MAX, hi = 0;
         for (int y = 0; y < ih; y++) {
             const float *row = rows[y] + 4 * x0 + c;
-            uint64_t *item = items + (size_t)y * iw;
             for (int x = 0; x < iw; x++) {
                 const float v = row[4 * (size_t)x];
                 const uint32_t key = order_key(v == v ? v : 0);
                 lo = key < lo ? key : lo;
                 hi = key > hi ? key : hi;
-                item[x] = (uint64_t)key << 32 | ((size_t)y * iw + x);
+                items[(size_t)x * ih + y] = (uint64_t)key << 32 | ((size_t)x * ih + y);
             }
         }
         if (lo == hi) {
@@ -175,24 +249,38 @@ static void median_block(const float *const *rows, size_t x0, int radius, int wi
             continue;
         }
         const uint64_t *sorted = sort_items(items, spare, n, lo, hi - lo, counts);
-        window *w = windows + channels;
         float *value = values + (size_t)channels * n;
-        uint16_t *place = places + (size_t)channels * n;
+        uint16_t *place = places + (size_t)channels * (n + PAD);
         for (size_t i = 0; i < n; i++) {
             place[(uint32_t)sorted[i]] = (uint16_t)i;
             value[i] = key_value((uint32_t)(sorted[i] >> 32));
         }
-        *w = (window){.place = place, .value = value, .bits = bits + (size_t)channels * words, .out = out + c};
-        channels++;
+        memset(place + n, 0, PAD * sizeof *place);
+        uint64_t *col = bitsets + (size_t)channels * ((size_t)iw + 1) * words;
+        lanes[channels++] = (lane){.place = place, .value = value, .col = col, .win = col + (size_t)iw * words, .out = out + c};
     }
-    if (channels) slide(windows, channels, radius, iw, (int)words, width, height, outStride);
+    if (!channels) return;
+#if defined(__x86_64__)
+    if (path >= 3) slide_avx2_bmi2(lanes, channels, radius, iw, ih, (int)words, width, height, outStride);
+    else if (path == 2) slide_avx2(lanes, channels, radius, iw, ih, (int)words, width, height, outStride);
+    else
+#endif
+        slide_portable(lanes, channels, radius, iw, ih, (int)words, width, height, outStride);
 }
 
-void dr_median_float(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,
-                     void *scratch) {
+void dr_median_float_path(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,
+                          void *scratch, int path) {
     for (int y0 = 0; y0 < height; y0 += ROWS)
         for (int x0 = 0; x0 < width; x0 += CHUNK)
             median_block(rows + y0, (size_t)x0, radius, width - x0 < CHUNK ? width - x0 : CHUNK,
                          height - y0 < ROWS ? height - y0 : ROWS, out + (size_t)y0 * outStride + 4 * (size_t)x0, outStride,
-                         scratch);
+                         scratch, path);
+}
+
+void dr_median_float(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,
+                     void *scratch) {
+    static int paths; /* 0 until asked: the answer is the same from every thread */
+    int p = __atomic_load_n(&paths, __ATOMIC_RELAXED);
+    if (!p) __atomic_store_n(&paths, p = dr_median_float_paths(), __ATOMIC_RELAXED);
+    dr_median_float_path(rows, radius, width, height, out, outStride, scratch, p);
 }

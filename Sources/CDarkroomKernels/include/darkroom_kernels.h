@@ -159,5 +159,14 @@ void dr_ebox_across(const dr_ebox *b, const float *const *rows, int available, i
 size_t dr_median_float_scratch(int radius, int width, int height);
 void dr_median_float(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,
                      void *scratch);
+/*
+ * The instruction-set paths of dr_median_float this processor runs, 1 to 3 (1 the portable
+ * one; 2 AVX2 with popcnt; 3 also BMI2's pdep where it is fast): dr_median_float takes the
+ * highest. dr_median_float_path runs path `path` (at most what dr_median_float_paths gives), so
+ * that tests can hold each to the same output.
+ */
+int dr_median_float_paths(void);
+void dr_median_float_path(const float *const *rows, int radius, int width, int height, float *out, ptrdiff_t outStride,
+                          void *scratch, int path);
 
 #endif
