@@ -11,7 +11,6 @@ import Foundation
 /// own error (`testTheGridIsTheChannelBilateralFormula`).
 struct BilateralGridKernel: PixelKernel {
     let size: Size
-    let radius: Double
     let rangeScale: Float
     let spacing: Float
 
@@ -25,20 +24,28 @@ struct BilateralGridKernel: PixelKernel {
     /// The cell side for `radius`, in pixels.
     static func cell(radius: Double) -> Int { max(2, Int((radius / cellsPerRadius).rounded())) }
 
-    var cell: Int { Self.cell(radius: radius) }
-    /// The full-resolution window's reach (the direct sums for values outside the levels).
-    var directReach: Int { Int((2 * radius).rounded(.up)) }
-    var coarseReach: Int { Int((2 * radius / Double(cell)).rounded(.up)) }
-    var reach: Int { Int(dr_bilateral_grid_reach(Int32(cell), Int32(coarseReach))) }
-
+    let cell: Int
+    /// The full-resolution window's Gaussian (the direct sums for values outside the levels),
+    /// 2·directReach + 1 taps, as ``BilateralLevelsKernel`` takes it.
+    let spatial: [Float]
+    var directReach: Int { spatial.count / 2 }
+    let coarseReach: Int
     /// The coarse Gaussian's weights: sigma √(radius² − cell²/4) in cells.
-    var coarse: [Float] {
-        let s = Double(cell), sigma = (radius * radius - s * s / 4).squareRoot() / s
-        return (-coarseReach...coarseReach).map { d in Float(exp(-Double(d * d) / (2 * sigma * sigma))) }
-    }
+    let coarse: [Float]
+    /// How far a band's input reaches: the coarse Gaussian's cells and the read-back's.
+    let reach: Int
 
-    var spatial: [Float] {
-        (-directReach...directReach).map { d in Float(exp(-Double(d * d) / (2 * radius * radius))) }
+    init(size: Size, radius: Double, spatial: [Float], rangeScale: Float, spacing: Float) {
+        self.size = size
+        self.spatial = spatial
+        self.rangeScale = rangeScale
+        self.spacing = spacing
+        cell = Self.cell(radius: radius)
+        let coarseReach = Int((2 * radius / Double(cell)).rounded(.up))
+        self.coarseReach = coarseReach
+        let s = Double(cell), sigma = (radius * radius - s * s / 4).squareRoot() / s
+        coarse = (-coarseReach...coarseReach).map { d in Float(exp(-Double(d * d) / (2 * sigma * sigma))) }
+        reach = Int(dr_bilateral_grid_reach(Int32(cell), Int32(coarseReach)))
     }
 
     /// A band sums the cells of its halo rows (about 2·radius + 2·cell above and below) anew for
@@ -53,7 +60,7 @@ struct BilateralGridKernel: PixelKernel {
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let view = inputs[0], r = target.rect, h = reach
         _ = view.pointer(r.maxX + h - 1, r.maxY - 1 + h)  // the last pixel read, checked like every read
-        let rows = (0..<(r.height + 2 * h)).map { k in Optional(floats(view.pointer(r.x - h, r.y - h + k))) }
+        let rows = haloRows(view, for: r, reach: h, left: h)
         let cell = Int32(cell), cr = Int32(coarseReach)
         let scratch = UnsafeMutableRawPointer.allocate(
             byteCount: dr_bilateral_grid_scratch(cell, cr, Int32(r.height), spacing), alignment: 32)

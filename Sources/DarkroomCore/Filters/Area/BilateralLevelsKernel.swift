@@ -44,7 +44,7 @@ struct BilateralLevelsKernel: PixelKernel {
     func render(_ inputs: [RegionView], into target: RegionTarget) {
         let view = inputs[0], r = target.rect, h = reach
         _ = view.pointer(r.maxX + h - 1, r.maxY - 1 + h)  // the last pixel read, checked like every read
-        let rows = (0..<(r.height + 2 * h)).map { k in Optional(floats(view.pointer(r.x - h, r.y - h + k))) }
+        let rows = haloRows(view, for: r, reach: h, left: h)
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: dr_bilateral_levels_scratch(Int32(h), Int32(r.height), spacing),
                                                        alignment: 32)
         defer { scratch.deallocate() }

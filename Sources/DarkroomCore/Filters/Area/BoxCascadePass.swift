@@ -94,7 +94,7 @@ struct BoxCascadePass: RGB8InputKernel {
             }
             return
         }
-        let rows = (0..<(r.height + 2 * h)).map { k in Optional(floats(view.pointer(r.x, r.y - h + k))) }
+        let rows = haloRows(view, for: r, reach: h, left: 0)
         withScratch { box, scratch in
             dr_ebox_down(box, rows, Int32(r.height), Int32(r.width), tint == nil ? 0 : 1, out, stride, scratch)
         }

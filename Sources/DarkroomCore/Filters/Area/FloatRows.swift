@@ -12,3 +12,9 @@ func floats(_ p: UnsafeMutablePointer<Pixel>) -> UnsafeMutablePointer<Float> {
 func rowStride(_ target: RegionTarget) -> Int {
     target.rect.height > 1 ? target.pointer(target.rect.x, target.rect.y + 1) - target.pointer(target.rect.x, target.rect.y) : 0
 }
+
+/// The rows a kernel reads for `output`: its own and `reach` more above and below, each from
+/// column `output.x - left` (a window reads `left = reach` columns to the left; a pass down, 0).
+func haloRows(_ view: RegionView, for output: Rect, reach: Int, left: Int) -> [UnsafePointer<Float>?] {
+    (0..<(output.height + 2 * reach)).map { k in Optional(floats(view.pointer(output.x - left, output.y - reach + k))) }
+}

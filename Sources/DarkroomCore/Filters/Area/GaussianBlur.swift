@@ -119,7 +119,7 @@ struct BlurPass: RGB8InputKernel {
                 }
                 return
             }
-            let rows = (0..<(r.height + 2 * h)).map { k in Optional(floats(view.pointer(r.x, r.y - h + k))) }
+            let rows = haloRows(view, for: r, reach: h, left: 0)
             dr_blur_down(rows, Int32(r.height), w, Int32(h), Int32(r.width), floats(target.pointer(r.x, r.y)), 4 * rowStride(target))
         }
     }

@@ -72,7 +72,7 @@ struct MedianKernel: RGB8InputKernel {
         }
         // The last pixel read, checked like every read.
         _ = view.pointer(r.maxX + radius, r.maxY - 1 + radius)
-        let rows = (0..<(r.height + 2 * radius)).map { k in Optional(floats(view.pointer(r.x - radius, r.y - radius + k))) }
+        let rows = haloRows(view, for: r, reach: radius, left: radius)
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: dr_median_float_scratch(Int32(radius), Int32(r.width), Int32(r.height)),
                                                        alignment: 16)
         defer { scratch.deallocate() }

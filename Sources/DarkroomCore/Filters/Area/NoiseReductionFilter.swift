@@ -64,11 +64,11 @@ struct NoiseReductionFilter: RegionFilter {
         let twoSigma2 = 2 * radius * radius
         let rangeScale = Float(-1 / (2 * channelSigma * channelSigma))
         let spacing = BilateralLevelsKernel.spacing(sigma: channelSigma)
-        if BilateralLevelsKernel.pays(reach: h, spacing: spacing) && radius >= BilateralGridKernel.minimumRadius {
-            return KernelPlan(BilateralGridKernel(size: input, radius: radius, rangeScale: rangeScale, spacing: spacing))
-        }
         if BilateralLevelsKernel.pays(reach: h, spacing: spacing) {
             let spatial = (-h...h).map { d in Float(exp(-Double(d * d) / twoSigma2)) }
+            if radius >= BilateralGridKernel.minimumRadius {
+                return KernelPlan(BilateralGridKernel(size: input, radius: radius, spatial: spatial, rangeScale: rangeScale, spacing: spacing))
+            }
             return KernelPlan(BilateralLevelsKernel(size: input, reach: h, spatial: spatial, rangeScale: rangeScale, spacing: spacing))
         }
         // The direct sums take their two exponents in base 2, summed before one 2^x.
