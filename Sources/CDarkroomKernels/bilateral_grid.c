@@ -16,15 +16,13 @@
  * a pixel's arithmetic is the same whichever band or column chunk computes it.
  */
 #include "include/darkroom_kernels.h"
+#include "bilateral_cut.h"
 #include "exp_nonpositive.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Weights below exp(−CUT) count as 0, as in bilateral_levels.c. */
-#define CUT 24.5f
 #define CUT_LOG2 (CUT * 1.44269504f)
-#define OUTSIDE 1e9f
 #define BLOCK 32
 
 /* Output columns a chunk computes, so that a level's rows stay in cache. */

@@ -15,6 +15,7 @@
  * always are, the others add exact zeros), so strips and threads cannot change a pixel.
  */
 #include "include/darkroom_kernels.h"
+#include "bilateral_cut.h"
 #include "exp_nonpositive.h"
 
 #include <math.h>
@@ -51,14 +52,6 @@ typedef struct {
     float *X, *P0, *P1, *V0, *V1, *U, *A0, *A1, *cellLow, *cellHigh, *columnLow, *columnHigh, *outLow, *outHigh;
     unsigned char *needed;
 } levels_scratch;
-
-/* A value outside the levels: its interpolation weights are all 0. */
-#define OUTSIDE 1e9f
-
-/* Weights below exp(−CUT) (7 sigmas) count as 0, so that a level skips the blocks whose values
-   all lie farther from it: dropped, they move no output by more than about 1e-6 (a pixel's
-   levels lie within 2 spacings of its value, its dropped neighbours 5.8 sigmas or more from it). */
-#define CUT 24.5f
 
 #define LEVELS_BODY                                                                                          \
     const int side = 2 * reach + 1, span = cw + 2 * reach, rowsIn = height + 2 * reach;                      \
