@@ -66,24 +66,25 @@ final class GroupFilterTests: XCTestCase {
         XCTAssertLessThan(s.mean, 0.75 / 255)
     }
 
-    /// A half-transparent layer left of x = 60 casts a white shadow 10 px right, blurred with
-    /// sigma 4: right of the layer the shadow is the layer's alpha times the Gaussian's integral,
-    /// ½ · ½·erfc((x + ½ − 70) / (4√2)).
+    /// A half-transparent layer over the left half casts a white shadow 10 px right: right of
+    /// the layer the shadow is the layer's alpha times the Gaussian's integral,
+    /// ½ · ½·erfc((x + ½ − edge) / (σ√2)), at a sigma blurred at full resolution (4) and at one
+    /// blurred at reduced resolution (30, ``CastShadow/scale`` 5).
     func testShadowEdgeIsTheGaussiansIntegral() throws {
-        let image = Image(width: 120, height: 40) { _, _ in Pixel(0, 0, 0, 1) }
-        let out = ShapeReferences.grey(try ShapeReferences.apply(
-            "group shadow={offset=[10,0], blur=4, color=white} chain=[draw shapes=[{shape=rect, x=0, y=0, width=60, height=40, fill=#ffffff80}]]",
-            to: image))
-        var worst: Float = 0
-        for x in 60..<95 {
-            let expected = Float(0.5 * 0.5 * erfc((Double(x) + 0.5 - 70) / (4 * 2.0.squareRoot())))
-            worst = max(worst, abs(out[20 * 120 + x] - expected))
+        for (sigma, width, height) in [(4.0, 120, 40), (30, 400, 400)] {
+            let image = Image(width: width, height: height) { _, _ in Pixel(0, 0, 0, 1) }
+            let half = width / 2, row = height / 2
+            let out = ShapeReferences.grey(try ShapeReferences.apply(
+                "group shadow={offset=[10,0], blur=\(sigma), color=white} chain=[draw shapes=[{shape=rect, x=0, y=0, width=\(half), height=\(height), fill=#ffffff80}]]",
+                to: image))
+            func shadow(_ x: Int) -> Float { Float(0.5 * 0.5 * erfc((Double(x) + 0.5 - Double(half + 10)) / (sigma * 2.0.squareRoot()))) }
+            var worst: Float = 0
+            for x in half..<width { worst = max(worst, abs(out[row * width + x] - shadow(x))) }
+            print("shadow edge against the Gaussian, sigma \(sigma): max \(worst * 255)/255")
+            XCTAssertLessThan(worst, 1.5 / 255, "sigma \(sigma)")
+            // Under the half-transparent layer, the layer over its shadow: ½ + ½ · shadow.
+            XCTAssertEqual(out[row * width + half - 10], 0.5 + 0.5 * shadow(half - 10), accuracy: 1.5 / 255, "sigma \(sigma)")
         }
-        print("shadow edge against the Gaussian: max \(worst * 255)/255")
-        XCTAssertLessThan(worst, 1.5 / 255)
-        // Under the half-transparent layer, the layer over its shadow: ½ + ½ · shadow.
-        let under = Float(0.5 * 0.5 * erfc((Double(50) + 0.5 - 70) / (4 * 2.0.squareRoot())))
-        XCTAssertEqual(out[20 * 120 + 50], 0.5 + 0.5 * under, accuracy: 1.5 / 255)
     }
 
     /// `source: image` starts the layer from the image: half a sepia is the mix of the image

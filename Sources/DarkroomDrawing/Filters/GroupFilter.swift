@@ -107,7 +107,7 @@ public struct GroupFilter: RegionFilter {
                                   color: shadow.color, blur: shadow.blur)
             steps += cast.steps(casting: sub.output, size: input, canvas: input, first: steps.count)
             sources.append(.step(steps.count - 1))
-            halo = cast.halo
+            halo = cast.margin
         }
         steps.append(.init(LayerComposite(size: input, mode: mode, opacity: Float(opacity), shadowHalo: halo),
                            sources: sources, label: "composite"))

@@ -62,55 +62,16 @@ struct DropShadowFilter: RegionFilter {
 
     func outputSize(for input: Size) -> Size { layout(for: input).size }
 
-    /// The shadow layer (the image's alpha, tinted and offset, over the canvas plus the blur's
-    /// halo, so the blur near the canvas edge reads the real surroundings rather than extended
-    /// edges), blurred across and down, then the image composited over it.
+    /// The shadow (``CastShadow``: the image's alpha, offset, blurred and tinted), then the image
+    /// composited over it.
     func plan(for input: Size) -> KernelPlan {
         let l = layout(for: input)
         let shadow = CastShadow(offset: (l.shadow.x - l.image.x, l.shadow.y - l.image.y), color: color, blur: blur.kernel.sigma)
-        let composite = ShadowComposite(inputSize: input,
-                                        shadowSize: Size(width: l.size.width + 2 * shadow.halo, height: l.size.height + 2 * shadow.halo),
-                                        outputSize: l.size, image: l.image, halo: shadow.halo, growsCanvas: growsCanvas)
-        return KernelPlan(shadow.steps(casting: .input, size: input, canvas: l.size, at: l.image, first: 0)
-            + [.init(composite, sources: [.input, .step(2)], label: "composite")])
-    }
-}
-
-/// The image's alpha as (0, 0, 0, alpha), placed at `origin`; transparent elsewhere. The blur
-/// that follows tints it (one channel blurred, not four).
-struct ShadowLayer: PixelKernel {
-    let inputSize: Size
-    let outputSize: Size
-    /// Where the input's top-left pixel lands.
-    let origin: (x: Int, y: Int)
-
-    var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .transparent)] }
-    var preservesOpacity: Bool { false }
-    var rendersInColumnPieces: Bool { true }
-
-    /// The part of the input under `output`: the layer's margins (a large blur's reach) are
-    /// transparent and written here, not read, so the input's bands need no padding or copies.
-    func inputRegions(for output: Rect) -> [Rect] {
-        let region = Rect(x: output.x - origin.x, y: output.y - origin.y, width: output.width, height: output.height)
-            .intersection(Rect(size: inputSize))
-        return [region.isEmpty ? Rect(x: 0, y: 0, width: 0, height: 0) : region]
-    }
-
-    func render(_ inputs: [RegionView], into target: RegionTarget) {
-        let r = target.rect, region = inputRegions(for: r)[0]
-        for y in r.y..<r.maxY {
-            let out = target.pointer(r.x, y), sy = y - origin.y
-            guard !region.isEmpty, sy >= region.y, sy < region.maxY else {
-                out.update(repeating: .zero, count: r.width)
-                continue
-            }
-            // Output columns x0 ..< x1 lie over the input.
-            let x0 = region.x + origin.x - r.x, x1 = region.maxX + origin.x - r.x
-            let src = inputs[0].pointer(region.x, sy)
-            out.update(repeating: .zero, count: x0)
-            for i in x0..<x1 { out[i] = Pixel(0, 0, 0, src[i - x0][3]) }
-            (out + x1).update(repeating: .zero, count: r.width - x1)
-        }
+        let m = shadow.margin
+        let composite = ShadowComposite(inputSize: input, shadowSize: Size(width: l.size.width + 2 * m, height: l.size.height + 2 * m),
+                                        outputSize: l.size, image: l.image, halo: m, growsCanvas: growsCanvas)
+        let steps = shadow.steps(casting: .input, size: input, canvas: l.size, at: l.image, first: 0)
+        return KernelPlan(steps + [.init(composite, sources: [.input, .step(steps.count - 1)], label: "composite")])
     }
 }
 

@@ -1,0 +1,74 @@
+@testable import DarkroomCore
+import DarkroomTestSupport
+import XCTest
+
+/// A cast shadow alone on its canvas, at a given cell size (``CastShadow/scale``).
+private struct ShadowAtScaleFilter: RegionFilter {
+    static let descriptor = FilterDescriptor(name: "shadow_at_scale_test", displayName: "Shadow at scale (test)",
+                                             categories: ["test"], description: "")
+    let cast: CastShadow
+    init(parameters: ResolvedParameters) { cast = CastShadow(offset: (0, 0), color: RGBA(0, 0, 0, 1), blur: 0) }
+    init(_ cast: CastShadow) { self.cast = cast }
+    func outputSize(for input: Size) -> Size { input }
+    func plan(for input: Size) -> KernelPlan {
+        let steps = cast.steps(casting: .input, size: input, canvas: input, first: 0), m = cast.margin
+        let crop = CopyKernel(inputSize: Size(width: input.width + 2 * m, height: input.height + 2 * m), outputSize: input, origin: (m, m))
+        return KernelPlan(steps + [.init(crop, sources: [.step(steps.count - 1)], label: "canvas")])
+    }
+}
+
+/// From sigma 12 a shadow's alpha is averaged over cells, blurred at that resolution and
+/// interpolated back: checked against the same blur at full resolution and against the exact
+/// Gaussian of the alpha in double, on hard edges that cut the cells at odd places, from the
+/// smallest sigma that reduces to the slider's end.
+final class ReducedShadowTests: XCTestCase {
+    /// Hard edges: an opaque ellipse, an opaque bar and a half-transparent block, the rest
+    /// transparent, so the shadow falls on bare canvas on every side of them.
+    private func shapes(width: Int, height: Int) -> Image {
+        Image(width: width, height: height) { x, y in
+            let dx = Double(x) - Double(width) * 0.3, dy = Double(y) - Double(height) * 0.45
+            if dx * dx / Double(width * width / 49) + dy * dy / Double(height * height / 25) < 1 { return Pixel(0.2, 0.3, 0.4, 1) }
+            if x > width * 5 / 9, x < width * 5 / 9 + 7, y > height / 7 { return Pixel(0.5, 0.1, 0.1, 1) }
+            if x > width / 8, x < width / 3, y > height * 3 / 4, y < height * 3 / 4 + 11 { return Pixel(0.1, 0.1, 0, 0.4) }
+            return .zero
+        }
+    }
+
+    private let settings: [(sigma: Double, width: Int, height: Int)] = [(12, 131, 97), (20, 170, 123), (47, 301, 223), (100, 410, 297)]
+
+    /// The cells and the interpolation cost no accuracy: the reduced shadow's alpha is as close
+    /// to the exact Gaussian's as the same blur's at full resolution (worst pixel and PSNR).
+    func testReducingKeepsTheBlursAccuracy() throws {
+        for (sigma, width, height) in settings {
+            let image = shapes(width: width, height: height), offset = (Int(sigma * 0.7) + 3, -Int(sigma * 0.3) - 1)
+            let reduced = CastShadow(offset: offset, color: RGBA(0, 0, 0, 1), blur: sigma)
+            XCTAssertGreaterThan(reduced.scale, 1, "sigma \(sigma) reduces")
+            let full = CastShadow(offset: offset, color: RGBA(0, 0, 0, 1), blur: sigma, scale: 1)
+            let alpha = WideBlurTests.exactShadowAlpha(image, dx: offset.0, dy: offset.1, sigma: sigma)
+            let exact = Image(width: width, height: height) { x, y in Pixel(0, 0, 0, Float(alpha[y * width + x])) }
+            XCTAssertGreaterThan(alpha.max() ?? 0, 0.15, "the shadow is visible")
+            let ours = try ShadowAtScaleFilter(reduced).apply(to: image, executor: smallTiles)
+            let reference = try ShadowAtScaleFilter(full).apply(to: image, executor: smallTiles)
+            let setting = "sigma \(sigma), scale \(reduced.scale)"
+            XCTAssertLessThanOrEqual(ImageComparison.maxDifference(ours, exact), ImageComparison.maxDifference(reference, exact) + 0.1 / 255, setting)
+            XCTAssertGreaterThanOrEqual(psnr(ours, exact), psnr(reference, exact) - 0.5, setting)
+        }
+    }
+
+    /// Through `drop_shadow`, against the exact Gaussian: the 45 dB every blur keeps, and within
+    /// the 2/255 the boxes stay within on hard edges.
+    func testTheShadowIsTheExactGaussianOfTheAlpha() throws {
+        for (sigma, width, height) in settings {
+            let (dx, dy) = (Int(sigma * 0.7) + 3, -Int(sigma * 0.3) - 1)
+            let image = shapes(width: width, height: height)
+            let filter = try regionFilter("drop_shadow offset=[\(dx),\(dy)] blur=\(sigma) color=[0.2,0.8,0.4,0.5]")
+            let ours = try filter.apply(to: image, executor: smallTiles)
+            let expected = WideBlurTests.exactDropShadow(image, dx: dx, dy: dy, sigma: sigma).image
+            XCTAssertGreaterThanOrEqual(psnr(ours, expected), 45, "sigma \(sigma)")
+            XCTAssertLessThan(ImageComparison.maxDifference(ours, expected), 2 / 255, "sigma \(sigma)")
+            // Every band height and thread count gives the same pixels.
+            XCTAssertEqual(try filter.apply(to: image, executor: StripExecutor(bandHeight: 4096, concurrency: 1)), ours, "sigma \(sigma)")
+            XCTAssertEqual(try filter.apply(to: image, executor: StripExecutor(bandHeight: 7, concurrency: 3)), ours, "sigma \(sigma)")
+        }
+    }
+}
