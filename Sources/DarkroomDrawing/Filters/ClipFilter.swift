@@ -65,22 +65,36 @@ public struct ClipFilter: RegionFilter {
     /// layer of its own over the image plus the blur's reach on every side (so the soft edge
     /// near the border follows the shape beyond it, not an extended edge), blurred by the same
     /// two-pass Gaussian as `gaussian_blur`, whose bands the pipeline computes once and shares
-    /// between strips; then the input times it.
+    /// between strips; then the input times it. From sigma 12 (feather 24) the layer is the
+    /// shape's coverage of cells (the path scaled down), blurred over them and interpolated back
+    /// (``ReducedGaussian``), as a shadow's alpha is.
     public func plan(for input: Size) -> KernelPlan {
         let path = geometry.path(in: input)
         guard feather > 0 else {
             return KernelPlan(ClipKernel(size: input, maskSize: nil, margin: 0, path: path, rule: fillRule, outside: outside.pixel))
         }
-        let blur = GaussianBlur(sigma: feather / 2), h = blur.halo
-        let mask = ClipMask(size: Size(width: input.width + 2 * h, height: input.height + 2 * h), margin: h, path: path, rule: fillRule)
-        let clip = ClipKernel(size: input, maskSize: mask.outputSize, margin: h, path: path, rule: fillRule, outside: outside.pixel)
-        return KernelPlan([.init(mask, sources: [], label: "mask")] + blur.steps(for: mask.outputSize, from: .step(0), first: 1)
-            + [.init(clip, sources: [.input, .step(2)], label: "clip")])
+        let reduced = ReducedGaussian(sigma: feather / 2)
+        let mask: ClipMask, blurred: [KernelPlan.Step], margin: Int
+        if reduced.scale == 1 {
+            let blur = reduced.blur, h = blur.halo
+            mask = ClipMask(size: Size(width: input.width + 2 * h, height: input.height + 2 * h), margin: h, path: path, rule: fillRule)
+            (blurred, margin) = (blur.steps(for: mask.outputSize, from: .step(0), first: 1), h)
+        } else {
+            mask = ClipMask(size: reduced.cells(over: input), margin: reduced.cellMargin,
+                            path: path.scaled(by: 1 / Double(reduced.scale)), rule: fillRule)
+            (blurred, margin) = (reduced.steps(blurring: .step(0), canvas: input, first: 1, tint: Pixel(1, 1, 1, 1)), 0)
+        }
+        // The blurred mask covers the image and `margin` on every side.
+        let clip = ClipKernel(size: input, maskSize: Size(width: input.width + 2 * margin, height: input.height + 2 * margin),
+                              margin: margin, path: path, rule: fillRule, outside: outside.pixel)
+        return KernelPlan([.init(mask, sources: [], label: "mask")] + blurred
+            + [.init(clip, sources: [.input, .step(blurred.count)], label: "clip")])
     }
 }
 
 /// A shape's coverage c as the pixel (c, c, c, c), over the image's canvas grown by `margin`
-/// on every side: pixel (x, y) is image pixel (x − margin, y − margin).
+/// on every side: pixel (x, y) is image pixel (x − margin, y − margin) (or, with the path
+/// scaled down, a cell of a ``ReducedGaussian``).
 struct ClipMask: PixelKernel {
     let outputSize: Size
     let margin: Int

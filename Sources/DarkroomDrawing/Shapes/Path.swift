@@ -102,6 +102,19 @@ public struct Path: Sendable, Hashable {
         }
     }
 
+    /// The path with every coordinate times `factor`: the same shape over pixels 1/factor as
+    /// wide (a feathered clip's coverage of cells).
+    func scaled(by factor: Double) -> Path {
+        Path(elements.map { e in
+            switch e {
+            case .move(let x, let y): .move(x * factor, y * factor)
+            case .line(let x, let y): .line(x * factor, y * factor)
+            case .curve(let a, let b, let c, let d, let e, let f): .curve(a * factor, b * factor, c * factor, d * factor, e * factor, f * factor)
+            case .close: .close
+            }
+        })
+    }
+
     /// Whether every coordinate is a finite number (a path cairo can take).
     var isFinite: Bool {
         elements.allSatisfy { e in

@@ -1,6 +1,6 @@
 /// The image's alpha as (0, 0, 0, alpha), placed at `origin`, transparent elsewhere; at a
 /// ``scale`` above 1, each output pixel is the mean alpha of a scale × scale cell of that layer
-/// (a ``CastShadow`` blurred at reduced resolution). The blur that follows tints it (one
+/// (the cells of a ``ReducedGaussian``). The blur that follows tints it (one
 /// channel blurred, not four).
 struct ShadowLayer: PixelKernel {
     let inputSize: Size

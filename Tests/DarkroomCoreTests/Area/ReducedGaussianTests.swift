@@ -1,4 +1,5 @@
 @testable import DarkroomCore
+import DarkroomDrawing
 import DarkroomTestSupport
 import XCTest
 
@@ -17,11 +18,11 @@ private struct ShadowAtScaleFilter: RegionFilter {
     }
 }
 
-/// From sigma 12 a shadow's alpha is averaged over cells, blurred at that resolution and
-/// interpolated back: checked against the same blur at full resolution and against the exact
-/// Gaussian of the alpha in double, on hard edges that cut the cells at odd places, from the
-/// smallest sigma that reduces to the slider's end.
-final class ReducedShadowTests: XCTestCase {
+/// From sigma 12 a shadow's alpha and a feathered clip's mask are blurred over cells and
+/// interpolated back (``ReducedGaussian``): checked against the same blur at full resolution and
+/// against the exact Gaussian in double, on hard edges that cut the cells at odd places, from
+/// the smallest sigma that reduces to the slider's end.
+final class ReducedGaussianTests: XCTestCase {
     /// Hard edges: an opaque ellipse, an opaque bar and a half-transparent block, the rest
     /// transparent, so the shadow falls on bare canvas on every side of them.
     private func shapes(width: Int, height: Int) -> Image {
@@ -56,7 +57,7 @@ final class ReducedShadowTests: XCTestCase {
     }
 
     /// Through `drop_shadow`, against the exact Gaussian: the 45 dB every blur keeps, and within
-    /// the 2/255 the boxes stay within on hard edges.
+    /// 2/255 (a shadow of opacity ½: 4/255 of its alpha, the boxes' own error on hard edges).
     func testTheShadowIsTheExactGaussianOfTheAlpha() throws {
         for (sigma, width, height) in settings {
             let (dx, dy) = (Int(sigma * 0.7) + 3, -Int(sigma * 0.3) - 1)
@@ -70,5 +71,26 @@ final class ReducedShadowTests: XCTestCase {
             XCTAssertEqual(try filter.apply(to: image, executor: StripExecutor(bandHeight: 4096, concurrency: 1)), ours, "sigma \(sigma)")
             XCTAssertEqual(try filter.apply(to: image, executor: StripExecutor(bandHeight: 7, concurrency: 3)), ours, "sigma \(sigma)")
         }
+    }
+
+    /// `clip feather=40` (sigma 20, cells of 3 px): the mask is the shape's coverage, the parts
+    /// beyond the image included, blurred by the exact Gaussian: at least the 45 dB every blur
+    /// keeps, and within 3/255 (the boxes' own error on this edge at full resolution: 2.5/255).
+    func testAFeatheredClipIsTheExactGaussianOfTheShape() throws {
+        let (width, height, sigma, m) = (120, 90, 20.0, 130)
+        let text = "clip shape=ellipse center=[50,40] radii=[70,30] feather=\(2 * sigma)"
+        let clip = try XCTUnwrap(try ChainSyntax.parse(text, registry: .shipped).resolve(seed: 1).first?.filter as? any RegionFilter)
+        let ours = try clip.apply(to: Image(width: width, height: height, fill: Pixel(1, 1, 1, 1)), executor: smallTiles)
+        // The shape's coverage over the image and m px around it (past 6 sigma, nothing of it reaches in).
+        let canvas = Rect(x: -m, y: -m, width: width + 2 * m, height: height + 2 * m)
+        let coverage = Coverage(Path.ellipse(cx: 50, cy: 40, rx: 70, ry: 30), in: canvas)
+        let layer = Image(width: canvas.width, height: canvas.height) { x, y in Pixel(repeating: coverage[x - m, y - m]) }
+        let blurred = GaussianAccuracyTests.exactGaussian(layer, sigma: sigma, transparentEdges: true)
+        let expected = Image(width: width, height: height) { x, y in blurred[x + m, y + m] }
+        XCTAssertGreaterThan(ours.pixels.map { $0[3] }.max() ?? 0, 0.5, "the shape shows")
+        XCTAssertGreaterThanOrEqual(psnr(ours, expected), 45)
+        XCTAssertLessThan(ImageComparison.maxDifference(ours, expected), 3 / 255)
+        XCTAssertEqual(try clip.apply(to: Image(width: width, height: height, fill: Pixel(1, 1, 1, 1)),
+                                      executor: StripExecutor(bandHeight: 5, concurrency: 3)), ours)
     }
 }

@@ -1,21 +1,21 @@
-/// A shadow blurred at reduced resolution (``CastShadow``) brought back onto its canvas: each
-/// canvas pixel interpolated bilinearly between the four reduced pixels around its centre.
-struct ShadowUpsample: PixelKernel {
-    /// The reduced raster, its margin included.
+/// A blur computed over cells (``ReducedGaussian``) brought back onto its canvas: each canvas
+/// pixel interpolated bilinearly between the four cells around its centre.
+struct CellUpsample: PixelKernel {
+    /// The cells, their margin included.
     let inputSize: Size
     /// The canvas.
     let outputSize: Size
-    /// Canvas pixels per reduced pixel each way.
+    /// Canvas pixels per cell each way.
     let scale: Int
-    /// Reduced pixels before the one whose cell starts at canvas pixel 0.
+    /// Cells before the one that starts at canvas pixel 0.
     let margin: Int
 
     var inputs: [KernelInput] { [KernelInput(size: inputSize, edge: .clamp)] }
     var preservesOpacity: Bool { false }
     var rendersInColumnPieces: Bool { true }
 
-    /// The reduced pixel at or left of canvas pixel `x`'s centre, and how far past it the centre
-    /// lies (0 ..< 1): the centre x + ½ lies at reduced coordinate (x + ½)/scale + margin − ½,
+    /// The cell at or left of canvas pixel `x`'s centre, and how far past it the centre lies
+    /// (0 ..< 1): the centre x + ½ lies at cell coordinate (x + ½)/scale + margin − ½,
     /// worked out in whole numbers so every band and piece gets the same weights.
     private func position(_ x: Int) -> (index: Int, fraction: Float) {
         let twice = 2 * scale, u = 2 * x + 1 + (2 * margin - 1) * scale
@@ -36,7 +36,7 @@ struct ShadowUpsample: PixelKernel {
         for y in r.y..<r.maxY {
             let (j, fy) = position(y)
             let above = inputs[0].pointer(region.x, j), below = inputs[0].pointer(region.x, j + 1)
-            // Down first, over the few reduced columns; then across, per canvas pixel.
+            // Down first, over the few cells' columns; then across, per canvas pixel.
             for i in 0..<region.width { row[i] = above[i] + (below[i] - above[i]) * fy }
             let out = target.pointer(r.x, y)
             for (i, c) in columns.enumerated() {
