@@ -93,4 +93,21 @@ final class ReducedGaussianTests: XCTestCase {
         XCTAssertEqual(try clip.apply(to: Image(width: width, height: height, fill: Pixel(1, 1, 1, 1)),
                                       executor: StripExecutor(bandHeight: 5, concurrency: 3)), ours)
     }
+
+    /// `gaussian_blur` over cells extends the image's edges as the full-resolution blur does: a
+    /// 1-px frame of another colour along the border, which the extended edges repeat outwards,
+    /// weighs as much as in the exact Gaussian with extended edges (measured: 0.17/255 at most).
+    func testCellsExtendTheEdgesLikeTheExactBlur() throws {
+        let (width, height) = (150, 110)
+        let photo = GaussianAccuracyTests.photoLike(width: width, height: height)
+        let image = Image(width: width, height: height) { x, y in
+            x == 0 || y == 0 || x == width - 1 || y == height - 1 ? Pixel(0.9, 0.1, 0.1, 1) : photo[x, y]
+        }
+        for sigma in [13.0, 30] {
+            let ours = try regionFilter("gaussian_blur radius=\(sigma)").apply(to: image, executor: smallTiles)
+            let expected = GaussianAccuracyTests.exactGaussian(image, sigma: sigma)
+            XCTAssertGreaterThanOrEqual(psnr(ours, expected), 45, "sigma \(sigma)")
+            XCTAssertLessThan(ImageComparison.maxDifference(ours, expected), 0.5 / 255, "sigma \(sigma)")
+        }
+    }
 }

@@ -33,13 +33,14 @@ package struct CastShadow: Sendable {
         let k = scale
         if k == 1 {
             let h = margin
-            let layer = ShadowLayer(inputSize: size, outputSize: Size(width: canvas.width + 2 * h, height: canvas.height + 2 * h),
-                                    origin: (h + at.x + offset.x, h + at.y + offset.y), scale: 1)
+            let layer = CellMean(inputSize: size, outputSize: Size(width: canvas.width + 2 * h, height: canvas.height + 2 * h), scale: 1,
+                                 origin: (h + at.x + offset.x, h + at.y + offset.y), edge: .transparent, alphaOnly: true)
             return [.init(layer, sources: [source], label: "shadow")]
                 + blur.blur.steps(for: layer.outputSize, from: .step(first), first: first + 1, tint: color.pixel)
         }
         let m = blur.cellMargin * k
-        let layer = ShadowLayer(inputSize: size, outputSize: blur.cells(over: canvas), origin: (m + at.x + offset.x, m + at.y + offset.y), scale: k)
+        let layer = CellMean(inputSize: size, outputSize: blur.cells(over: canvas), scale: k,
+                             origin: (m + at.x + offset.x, m + at.y + offset.y), edge: .transparent, alphaOnly: true)
         return [.init(layer, sources: [source], label: "shadow")]
             + blur.steps(blurring: .step(first), canvas: canvas, first: first + 1, tint: color.pixel)
     }

@@ -7,7 +7,8 @@ struct GaussianBlurFilter: RegionFilter {
     static let descriptor = FilterDescriptor(
         name: "gaussian_blur", displayName: "Gaussian Blur", categories: ["blur"],
         description: "Blurs with a Gaussian whose standard deviation (sigma) is the radius, as in Core Image; "
-            + "it reaches about 3.7 sigma each side (from sigma 16, five running boxes whose cost does not grow with sigma); edges are extended.",
+            + "it reaches about 3.7 sigma each side (from sigma 12 computed over cells of up to 8 px, from 16 by five running boxes: "
+            + "its cost does not grow with sigma); edges are extended.",
         counterpart: "CIGaussianBlur / vips gaussblur",
         parameters: [
             ParameterDescriptor("radius", .scalar, "Standard deviation of the Gaussian in pixels (sigma = radius).",
@@ -19,14 +20,14 @@ struct GaussianBlurFilter: RegionFilter {
         ])
 
     let radius: Double
-    private let blur: GaussianBlur
+    private let blur: ReducedGaussian
 
     init(parameters: ResolvedParameters) {
         radius = Self.described(parameters).number("radius")
-        blur = GaussianBlur(sigma: radius)
+        blur = ReducedGaussian(sigma: radius)
     }
 
-    var isIdentity: Bool { blur.halo == 0 }
+    var isIdentity: Bool { blur.blur.halo == 0 }
 
     func outputSize(for input: Size) -> Size { input }
 

@@ -1,7 +1,7 @@
-/// A wide Gaussian blur of one channel of coverage (a shadow's alpha, a feathered clip's mask)
-/// computed over cells: a blur that wide leaves nothing finer than about sigma/6 px, so from
-/// sigma 12 the coverage is taken as its mean over cells of ``scale`` × ``scale`` px, blurred
-/// at that resolution and interpolated back onto the canvas (``CellUpsample``). The blur then
+/// A wide Gaussian blur computed over cells: a blur that wide leaves nothing finer than about
+/// sigma/6 px, so from sigma 12 the image (or a shadow's alpha, or a feathered clip's mask) is
+/// taken as its mean over cells of ``scale`` × ``scale`` px (``CellMean``), blurred at that
+/// resolution and interpolated back onto the canvas (``CellUpsample``). The blur then
 /// costs 1/scale² of its full-resolution work and its rasters 1/scale² of their memory.
 ///
 /// The cells' mean and the interpolation widen the blur by a variance of
@@ -42,10 +42,20 @@ package struct ReducedGaussian: Sendable {
         return Size(width: (canvas.width + k - 1) / k + 2 * m, height: (canvas.height + k - 1) / k + 2 * m)
     }
 
-    /// The steps that blur `cells` (the mean coverage of each cell, in alpha, over a canvas
-    /// of `canvas`) and bring it back onto the canvas as `tint` × the blurred coverage. `first`
-    /// is the index the first step will have in its plan.
-    package func steps(blurring cells: KernelPlan.Source, canvas: Size, first: Int, tint: Pixel) -> [KernelPlan.Step] {
+    /// The steps that blur `source` (an image of `size`, every channel, its edges extended) into
+    /// an image of the same size: `gaussian_blur`, `unsharp_mask` and `sharpen`. `first` is the
+    /// index the first step will have in its plan.
+    package func steps(for size: Size, from source: KernelPlan.Source, first: Int) -> [KernelPlan.Step] {
+        guard scale > 1 else { return blur.steps(for: size, from: source, first: first) }
+        let m = cellMargin * scale
+        let cells = CellMean(inputSize: size, outputSize: cells(over: size), scale: scale, origin: (m, m), edge: .clamp, alphaOnly: false)
+        return [.init(cells, sources: [source], label: "cells")] + steps(blurring: .step(first), canvas: size, first: first + 1)
+    }
+
+    /// The steps that blur `cells` (the mean of each cell over a canvas of `canvas`) and bring
+    /// it back onto the canvas; with a `tint`, their alpha alone, as `tint` × the blurred alpha.
+    /// `first` is the index the first step will have in its plan.
+    package func steps(blurring cells: KernelPlan.Source, canvas: Size, first: Int, tint: Pixel? = nil) -> [KernelPlan.Step] {
         let size = self.cells(over: canvas)
         let blurred = cellBlur.steps(for: size, from: cells, first: first, tint: tint)
         let upsample = CellUpsample(inputSize: size, outputSize: canvas, scale: scale, margin: cellMargin)

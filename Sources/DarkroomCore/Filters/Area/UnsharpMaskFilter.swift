@@ -46,12 +46,14 @@ struct UnsharpMaskFilter: RegionFilter {
 }
 
 extension GaussianBlur {
-    /// Unsharp masking with this blur: its two passes, then ``UnsharpCombine`` reading the input
-    /// and the blur (`unsharp_mask`, and `sharpen` on luminance only).
+    /// Unsharp masking with this blur (over cells from sigma 12, ``ReducedGaussian``), then
+    /// ``UnsharpCombine`` reading the input and the blur (`unsharp_mask`, and `sharpen` on
+    /// luminance only).
     func sharpening(_ input: Size, amount: Double, threshold: Double = 0, luminanceOnly: Bool) -> KernelPlan {
-        KernelPlan(steps(for: input, from: .input, first: 0)
+        let blurred = ReducedGaussian(sigma: kernel.sigma).steps(for: input, from: .input, first: 0)
+        return KernelPlan(blurred
             + [.init(UnsharpCombine(size: input, amount: Float(amount), threshold: Float(threshold), luminanceOnly: luminanceOnly),
-                     sources: [.input, .step(1)], label: "combine")])
+                     sources: [.input, .step(blurred.count - 1)], label: "combine")])
     }
 }
 
