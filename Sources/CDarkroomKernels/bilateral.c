@@ -12,6 +12,7 @@
  * FMA where the CPU has them).
  */
 #include "include/darkroom_kernels.h"
+#include "cpu_features.h"
 #include "exp_nonpositive.h"
 
 #include <stdint.h>
@@ -89,11 +90,7 @@ static void bilateral_plain(const float *const *rows, int reach, const float *sp
 
 void dr_bilateral_row(const float *const *rows, int reach, const float *spatial, float rangeScale, int count,
                       float *scratch, float *out) {
-#if defined(__x86_64__)
-    const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    const int avx2 = 0;
-#endif
+    const int avx2 = dr_has_avx2_fma();
     const int side = 2 * reach + 1;
     const float *shifted[side];
     /* Chunks of DR_BILATERAL_CHUNK outputs, so the planes stay small whatever the width. */

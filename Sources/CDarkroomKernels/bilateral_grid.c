@@ -16,6 +16,7 @@
  * a pixel's arithmetic is the same whichever band or column chunk computes it.
  */
 #include "include/darkroom_kernels.h"
+#include "cpu_features.h"
 #include "bilateral_cut.h"
 #include "exp_nonpositive.h"
 
@@ -268,11 +269,7 @@ static void grid_plain(GRID_PARAMETERS) {
 void dr_bilateral_grid(const float *const *rows, int reach, int x0, int y0, int cell, const float *coarse, int coarseReach,
                        const float *spatial, int directReach, float rangeScale, float spacing, int count, int height,
                        float *out, ptrdiff_t outStride, void *scratch) {
-#if defined(__x86_64__)
-    const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    const int avx2 = 0;
-#endif
+    const int avx2 = dr_has_avx2_fma();
     grid_scratch s;
     layout(cell, coarseReach, height, spacing, &s, scratch);
     const int levelLow = dr_bilateral_level_low(spacing), levelCount = dr_bilateral_level_count(spacing);

@@ -15,6 +15,7 @@
  * always are, the others add exact zeros), so strips and threads cannot change a pixel.
  */
 #include "include/darkroom_kernels.h"
+#include "cpu_features.h"
 #include "bilateral_cut.h"
 #include "exp_nonpositive.h"
 
@@ -233,11 +234,7 @@ static void levels_plain(const float *const *rows, int c, int reach, const float
 
 void dr_bilateral_levels(const float *const *rows, int reach, const float *spatial, float rangeScale, float spacing,
                          int count, int height, float *out, ptrdiff_t outStride, void *scratch) {
-#if defined(__x86_64__)
-    const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    const int avx2 = 0;
-#endif
+    const int avx2 = dr_has_avx2_fma();
     const size_t span = DR_BILATERAL_LEVELS_CHUNK + 2 * (size_t)reach, rowsIn = (size_t)height + 2 * (size_t)reach;
     levels_scratch s;
     s.X = scratch;

@@ -12,6 +12,7 @@
  * for any sigma, and the samples need no widened copy.
  */
 #include "include/darkroom_kernels.h"
+#include "cpu_features.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -167,17 +168,10 @@ static void down_c(const float *const *rows, size_t o, const float *w, int h, in
     }
 }
 
-static int has_avx2_fma(void) {
-#if defined(__x86_64__)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
-#endif
-}
 
 void dr_blur_across(const float *in, const float *weights, int h, int count, float *out) {
 #if defined(__x86_64__)
-    if (has_avx2_fma()) {
+    if (dr_has_avx2_fma()) {
         across_avx2(in, weights, h, count, out);
         return;
     }
@@ -192,7 +186,7 @@ enum { CHUNK = 32 };
 
 void dr_blur_down(const float *const *rows, int rowCount, const float *weights, int h, int count,
                   float *out, ptrdiff_t outStride) {
-    const int avx = has_avx2_fma();
+    const int avx = dr_has_avx2_fma();
     for (int x = 0; x < count; x += CHUNK) {
         const int n = count - x < CHUNK ? count - x : CHUNK;
         const size_t o = 4 * (size_t)x;
@@ -250,7 +244,7 @@ static void down_rgb8_fixed(const uint8_t *const *rows, int rowCount, const int3
 
 void dr_blur_down_rgb8(const uint8_t *const *rows, int rowCount, const float *weights, int h, int count,
                        float *scratch, const float **window, float *out, ptrdiff_t outStride) {
-    const int avx = has_avx2_fma();
+    const int avx = dr_has_avx2_fma();
     const int span = rowCount + 2 * h, stride = 3 * CHUNK + 4;
 #if defined(__x86_64__)
     int32_t pairs[MAX_FIXED_REACH / 2 + 1];
