@@ -17,15 +17,15 @@ struct SharpenLuminanceFilter: RegionFilter {
         ])
 
     let sharpness: Double
-    private let blur: GaussianBlur
+    private let blur: ReducedGaussian
 
     init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         sharpness = p.number("sharpness")
-        blur = GaussianBlur(sigma: p.number("radius"))
+        blur = ReducedGaussian(sigma: p.number("radius"))
     }
 
-    var isIdentity: Bool { sharpness == 0 || blur.halo == 0 }
+    var isIdentity: Bool { sharpness == 0 || blur.blur.halo == 0 }
 
     func outputSize(for input: Size) -> Size { input }
 

@@ -27,16 +27,16 @@ struct UnsharpMaskFilter: RegionFilter {
 
     let intensity: Double
     let threshold: Double
-    private let blur: GaussianBlur
+    private let blur: ReducedGaussian
 
     init(parameters: ResolvedParameters) {
         let p = Self.described(parameters)
         intensity = p.number("intensity")
         threshold = p.number("threshold")
-        blur = GaussianBlur(sigma: p.number("radius"))
+        blur = ReducedGaussian(sigma: p.number("radius"))
     }
 
-    var isIdentity: Bool { intensity == 0 || blur.halo == 0 }
+    var isIdentity: Bool { intensity == 0 || blur.blur.halo == 0 }
 
     func outputSize(for input: Size) -> Size { input }
 
@@ -45,12 +45,11 @@ struct UnsharpMaskFilter: RegionFilter {
     }
 }
 
-extension GaussianBlur {
-    /// Unsharp masking with this blur (over cells from sigma 12, ``ReducedGaussian``), then
-    /// ``UnsharpCombine`` reading the input and the blur (`unsharp_mask`, and `sharpen` on
-    /// luminance only).
+extension ReducedGaussian {
+    /// Unsharp masking with this blur (over cells from sigma 12), then ``UnsharpCombine`` reading
+    /// the input and the blur (`unsharp_mask`, and `sharpen` on luminance only).
     func sharpening(_ input: Size, amount: Double, threshold: Double = 0, luminanceOnly: Bool) -> KernelPlan {
-        let blurred = ReducedGaussian(sigma: kernel.sigma).steps(for: input, from: .input, first: 0)
+        let blurred = steps(for: input, from: .input, first: 0)
         return KernelPlan(blurred
             + [.init(UnsharpCombine(size: input, amount: Float(amount), threshold: Float(threshold), luminanceOnly: luminanceOnly),
                      sources: [.input, .step(blurred.count - 1)], label: "combine")])
