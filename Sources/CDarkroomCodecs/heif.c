@@ -49,10 +49,15 @@ static dr_status status_of(struct heif_error error) {
 
 static dr_status heif_failure(struct heif_error error, char *message, size_t capacity) {
     dr_status status = status_of(error);
+    const char *limit = error.message != NULL ? strstr(error.message, "Security limit exceeded: ") : NULL;
     if (status == DR_TRUNCATED)
         dr_set_message(message, capacity, "HEIF data ends early (truncated file?): %s", error.message);
+    else if (status == DR_TOO_LARGE && limit != NULL) /* libheif's words for its error code add nothing */
+        dr_set_message(message, capacity, "HEIF: %s", limit + strlen("Security limit exceeded: "));
     else
         dr_set_message(message, capacity, "HEIF: %s", error.message ? error.message : "unreadable");
+    size_t end = capacity > 0 ? strlen(message) : 0; /* libheif ends some messages with a newline */
+    while (end > 0 && (message[end - 1] == '\n' || message[end - 1] == ' ')) message[--end] = '\0';
     return status == DR_OK ? DR_CORRUPT : status;
 }
 
@@ -346,6 +351,30 @@ static dr_status heif_read_rows(dr_reader *base, unsigned char *rows, size_t str
     return DR_OK;
 }
 
+/* Bounds what decoding the image may allocate, past the pixel limit its shown size has passed: a
+ * clean aperture ('clap') can show a small crop of a huge coded image, and the items a grid or
+ * overlay is built from state their own sizes (their canvases and the pictures their HEVC streams
+ * declare), which libheif allocates as stated. No part of a real file is larger than the image
+ * by more than a tile, so libheif's per-side limit (32768) becomes the image's side plus 1024, and
+ * the HEVC decoder refuses pictures beyond that or the pixel limit (heif_hevc.c). */
+static dr_status limit_coded_sizes(struct heif_context *context, const struct heif_image_handle *handle,
+                                   const dr_info *info, uint64_t max_pixels, char *message, size_t capacity) {
+    int width = dr_heif.heif_image_handle_get_ispe_width(handle), height = dr_heif.heif_image_handle_get_ispe_height(handle);
+    if (width <= 0 || height <= 0) { width = info->width; height = info->height; }
+    if ((uint64_t)width * (uint64_t)height > max_pixels) {
+        dr_set_message(message, capacity, "HEIF: the image is coded at %d×%d pixels (shown cropped to %d×%d), over the limit of %llu pixels",
+                       width, height, info->width, info->height, (unsigned long long)max_pixels);
+        return DR_TOO_LARGE;
+    }
+    int longest = width > height ? width : height;
+    if (info->width > longest) longest = info->width;
+    if (info->height > longest) longest = info->height;
+    uint32_t side = (uint32_t)longest + 1024 < 32768 ? (uint32_t)longest + 1024 : 32768;
+    dr_heif.heif_context_set_maximum_image_size_limit(context, (int)side);
+    dr_hevc_limit_pictures(side, max_pixels);
+    return DR_OK;
+}
+
 dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const dr_read_options *options,
                               dr_info *info, dr_reader **out, char *message, size_t capacity) {
     struct heif_context *context;
@@ -357,6 +386,8 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
     input.deadline_ns = options->deadline_ns; /* from here on, reads fetch coded image data */
     if (status == DR_OK && !dr_fits(info, options->max_pixels))
         status = dr_too_large(info, options->max_pixels, message, capacity);
+    if (status == DR_OK) status = dr_heif_check_references(bytes, length, message, capacity);
+    if (status == DR_OK) status = limit_coded_sizes(context, handle, info, options->max_pixels, message, capacity);
     heif_reader *r = status == DR_OK ? calloc(1, sizeof *r) : NULL;
     if (status == DR_OK && r == NULL) status = DR_OUT_OF_MEMORY;
     if (status == DR_OK) {
@@ -369,6 +400,13 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
             status = DR_CANCELLED;
         } else if (error.code != heif_error_Ok) {
             status = heif_failure(error, message, capacity);
+            /* limit_coded_sizes's bounds: say what they stand for */
+            if (status == DR_TOO_LARGE && strncmp(message, "HEIF: Image size ", 17) == 0) {
+                char detail[160];
+                snprintf(detail, sizeof detail, "%s", message + 6);
+                dr_set_message(message, capacity, "HEIF: a part of the %d×%d image states a larger size (%s)",
+                               info->width, info->height, detail);
+            }
         } else {
             static const enum heif_channel order[4] = {heif_channel_R, heif_channel_G, heif_channel_B, heif_channel_Alpha};
             r->bits = dr_heif.heif_image_get_bits_per_pixel_range(r->image, heif_channel_R);
@@ -384,6 +422,7 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
         }
         r->premultiplied = dr_heif.heif_image_handle_is_premultiplied_alpha(handle);
     }
+    dr_hevc_limit_pictures(0, 0);
     if (handle != NULL) dr_heif.heif_image_handle_release(handle);
     dr_heif.heif_context_free(context); /* the decoded image lives on its own */
     if (status != DR_OK) {

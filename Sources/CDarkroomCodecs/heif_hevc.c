@@ -24,6 +24,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,6 +44,30 @@ typedef struct {
 } hevc_decoder;
 
 static const struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+
+/* Per thread: libheif decodes every item on the thread that asked (heif.c sets no tile threads). */
+static _Thread_local uint32_t limit_side;
+static _Thread_local uint64_t limit_pixels;
+
+void dr_hevc_limit_pictures(uint32_t max_side, uint64_t max_pixels) {
+    limit_side = max_side;
+    limit_pixels = max_pixels;
+}
+
+/* A sequence parameter set's picture size against the thread's limit, before libde265 allocates it. */
+static struct heif_error check_parameter_set(const unsigned char *nal, size_t length) {
+    static _Thread_local char text[160]; /* libheif copies an error's message */
+    if (length < 2 || ((nal[0] >> 1) & 0x3f) != 33 || (limit_side == 0 && limit_pixels == 0)) return ok;
+    uint32_t width, height;
+    if (dr_hevc_sps_size(nal, length, &width, &height))
+        return (struct heif_error){heif_error_Decoder_plugin_error, heif_suberror_End_of_data, "HEVC sequence parameter set ends before the picture size"};
+    if ((limit_side == 0 || (width <= limit_side && height <= limit_side)) &&
+        (limit_pixels == 0 || (uint64_t)width * height <= limit_pixels))
+        return ok;
+    snprintf(text, sizeof text, "an HEVC stream in it declares a %u×%u picture: over the limit of %llu pixels, %u a side",
+             width, height, (unsigned long long)limit_pixels, limit_side);
+    return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Security_limit_exceeded, text};
+}
 
 static const char *hevc_name(void) { return "darkroom: libde265 HEVC decoder, a worker per core"; }
 static void hevc_init(void) { dr_de265.de265_init(); }
@@ -90,6 +115,8 @@ static struct heif_error hevc_push(void *raw, const void *data, size_t size) {
         uint32_t length = (uint32_t)bytes[at] << 24 | (uint32_t)bytes[at + 1] << 16 | (uint32_t)bytes[at + 2] << 8 | bytes[at + 3];
         at += 4;
         if (length > size - at) return truncated;
+        struct heif_error checked = check_parameter_set(bytes + at, length);
+        if (checked.code != heif_error_Ok) return checked;
         if (dr_de265.de265_push_NAL(decoder->context, bytes + at, (int)length, 0, NULL) != DE265_OK)
             return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "libde265 could not take a NAL unit"};
         at += length;

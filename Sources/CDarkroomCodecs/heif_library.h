@@ -25,6 +25,7 @@
     X(heif_context_encode_image) X(heif_context_free) X(heif_context_get_encoder_for_format) \
     X(heif_context_get_number_of_top_level_images) X(heif_context_get_primary_image_handle) \
     X(heif_context_read_from_reader) X(heif_context_set_max_decoding_threads) X(heif_context_write) \
+    X(heif_context_set_maximum_image_size_limit) X(heif_image_handle_get_ispe_width) X(heif_image_handle_get_ispe_height) \
     X(heif_decode_image) X(heif_decoding_options_alloc) X(heif_decoding_options_free) \
     X(heif_encoder_release) X(heif_encoder_set_lossless) X(heif_encoder_set_lossy_quality) \
     X(heif_encoder_set_parameter_integer) X(heif_encoder_set_parameter_string) \

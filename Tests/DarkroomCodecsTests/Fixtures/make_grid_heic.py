@@ -6,7 +6,9 @@ hvcC configurations and coded data into one file: ftyp, meta (hdlr, pitm, iinf w
 hvc1 tiles and the grid item, iref dimg, iprp with hvcC/ispe and ipma, idat with the grid's
 description, iloc), then mdat. Standard library only; needs vips (libvips-tools) and heif-enc
 (libheif-examples). The tile pictures are crops of noise.jpg enlarged 3x by vips, so each tile
-differs from its neighbours."""
+differs from its neighbours. It also writes grid_clap.heic: the same grid shown through a 'clap'
+(clean aperture) box as its centred 8x8 crop, the coded 192x128 image hidden behind a small one.
+With grid.heic already there, its tiles are taken from it rather than encoded again."""
 import os
 import struct
 import subprocess
@@ -87,7 +89,8 @@ def full(kind, version, flags, payload):
     return box(kind, struct.pack(">I", version << 24 | flags) + payload)
 
 
-def grid_file(tiles):
+def grid_file(tiles, clap=None):
+    """The grid file; `clap` (width, height) adds a centred clean aperture to the grid item."""
     n = len(tiles)
     grid_id = n + 1
     ftyp = box("ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
@@ -99,9 +102,10 @@ def grid_file(tiles):
     iref = full("iref", 0, 0, box("dimg", struct.pack(">HH", grid_id, n) + b"".join(struct.pack(">H", i + 1) for i in range(n))))
     ispe_tile = full("ispe", 0, 0, struct.pack(">II", SIDE, SIDE))
     ispe_grid = full("ispe", 0, 0, struct.pack(">II", SIDE * COLUMNS, SIDE * ROWS))
-    ipco = box("ipco", b"".join(h for h, _ in tiles) + ispe_tile + ispe_grid)  # property i+1: tile i's hvcC
+    aperture = box("clap", struct.pack(">8I", clap[0], 1, clap[1], 1, 0, 1, 0, 1)) if clap else b""
+    ipco = box("ipco", b"".join(h for h, _ in tiles) + ispe_tile + ispe_grid + aperture)  # property i+1: tile i's hvcC
     entries = b"".join(struct.pack(">HBBB", i + 1, 2, 0x80 | (i + 1), n + 1) for i in range(n))
-    entries += struct.pack(">HBB", grid_id, 1, n + 2)
+    entries += struct.pack(">HBBB", grid_id, 2, n + 2, 0x80 | (n + 3)) if clap else struct.pack(">HBB", grid_id, 1, n + 2)
     ipma = full("ipma", 0, 0, struct.pack(">I", n + 1) + entries)
     iprp = box("iprp", ipco + ipma)
     grid_description = struct.pack(">BBBBHH", 0, 0, ROWS - 1, COLUMNS - 1, SIDE * COLUMNS, SIDE * ROWS)
@@ -123,8 +127,20 @@ def grid_file(tiles):
     return ftyp + meta(mdat_start) + box("mdat", b"".join(c for _, c in tiles))
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
+def grid_tiles(data):
+    """The tiles of a file grid_file wrote: each hidden item's hvcC box and coded data."""
+    s, e = find(data, ["meta", "iprp", "ipco"])
+    configurations = [data[ps - 8:pe] for k, ps, pe in boxes(data, s, e) if k == "hvcC"]
+    s, e = find(data, ["meta", "iloc"])
+    tiles = []
+    for i in range(len(configurations)):  # version 1, 4-byte offsets and lengths, one extent each
+        _, method, _, _, offset, length = struct.unpack(">HHHHII", data[s + 8 + 16 * i:s + 24 + 16 * i])
+        assert method == 0
+        tiles.append((configurations[i], data[offset:offset + length]))
+    return tiles
+
+
+def encoded_tiles(here):
     with tempfile.TemporaryDirectory() as tmp:
         big = os.path.join(tmp, "big.v")
         subprocess.run(["vips", "resize", os.path.join(here, "noise.jpg"), big, "3"], check=True)
@@ -136,8 +152,20 @@ def main():
                 heic = png[:-4] + ".heic"
                 subprocess.run(["heif-enc", "-q", "60", png, "-o", heic], check=True, stdout=subprocess.DEVNULL)
                 tiles.append(tile_parts(heic))
-    with open(os.path.join(here, "grid.heic"), "wb") as out:
-        out.write(grid_file(tiles))
+    return tiles
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    grid = os.path.join(here, "grid.heic")
+    if os.path.exists(grid):
+        tiles = grid_tiles(open(grid, "rb").read())
+    else:
+        tiles = encoded_tiles(here)
+        with open(grid, "wb") as out:
+            out.write(grid_file(tiles))
+    with open(os.path.join(here, "grid_clap.heic"), "wb") as out:
+        out.write(grid_file(tiles, clap=(8, 8)))
 
 
 if __name__ == "__main__":

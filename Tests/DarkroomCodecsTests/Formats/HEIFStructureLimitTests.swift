@@ -1,0 +1,72 @@
+import DarkroomCodecs
+@testable import DarkroomCore
+import DarkroomTestSupport
+import Foundation
+import XCTest
+
+/// What a HEIF states about the parts it is built from is checked before libheif acts on it: sizes
+/// against the image's own and the pixel limit before anything is allocated (a clean aperture over
+/// a larger coded image, an HEVC stream declaring a larger picture than its item, a grid tile that
+/// is an overlay with a huge canvas: 7.5 KB that made libheif take 2.3 GB), and derived images
+/// that refer back to themselves (a grid among its own tiles, which libheif recursed into until the
+/// stack overflowed). Both were found by fuzzing.
+final class HEIFStructureLimitTests: XCTestCase {
+    /// grid_clap.heic shows its 192×128 grid through a clean aperture as an 8×8 crop: the 64
+    /// pixels shown fit a limit of 1000, the 24576 libheif would decode do not.
+    func testACleanApertureDoesNotHideTheCodedSize() throws {
+        let bytes = try Fixtures.bytes("grid_clap.heic")
+        XCTAssertEqual(try ImageCodec.readInfo(bytes).width, 8)
+        XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 1000)))) { error in
+            XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
+            XCTAssertTrue((error as? CodecError)?.message.contains("coded at 192×128") == true, "\(error)")
+        }
+        let decoder = try ImageDecoder(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 192 * 128)))
+        XCTAssertEqual(decoder.size, Size(width: 8, height: 8))
+    }
+
+    /// noise.heic's 64×64 item, its 'ispe' rewritten to 16×16: the HEVC stream still declares
+    /// 64×64, which the decoder refuses over a limit of 1000 pixels before libde265 allocates it.
+    /// Unchanged, the file decodes at a limit of exactly its 4096 pixels.
+    func testAnHEVCStreamLargerThanItsItemIsRefusedBeforeDecoding() throws {
+        let bytes = try Fixtures.bytes("noise.heic")
+        XCTAssertNoThrow(try ImageDecoder(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 4096))))
+        var small = bytes
+        let ispe = try XCTUnwrap(Self.offset(of: Array("ispe".utf8), in: small))
+        for field in [ispe + 8, ispe + 12] { small.replaceSubrange(field..<field + 4, with: [0, 0, 0, 16]) }
+        XCTAssertEqual(try ImageCodec.readInfo(small).width, 16)
+        XCTAssertThrowsError(try ImageDecoder(small, options: DecodeOptions(limits: DecodeLimits(maxPixels: 1000)))) { error in
+            XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
+            XCTAssertTrue((error as? CodecError)?.message.contains("64×64 picture") == true, "\(error)")
+        }
+    }
+
+    /// The fuzzed grid whose second-row tile is an 'iovl' item over HEVC bytes: its canvas, read
+    /// from those bytes, is refused as larger than the 192×128 image could need.
+    func testAGridTileWithAHugeOverlayCanvasIsTooLarge() throws {
+        let bytes = try [UInt8](Data(contentsOf: FuzzRegressionTests.fuzzDirectory.appendingPathComponent("heif-overlay-tile-canvas.heic")))
+        XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions())) { error in
+            XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
+            XCTAssertTrue((error as? CodecError)?.message.contains("a part of the 192×128 image states a larger size") == true, "\(error)")
+        }
+    }
+
+    /// grid.heic with its second tile reference rewritten to the grid itself (item 7), as the
+    /// fuzzer mutated it: refused as corrupt before decoding, naming the item.
+    func testAGridAmongItsOwnTilesIsCorrupt() throws {
+        var bytes = try Fixtures.bytes("grid.heic")
+        let dimg = try XCTUnwrap(Self.offset(of: Array("dimg".utf8), in: bytes))
+        // dimg: from item (2 bytes), count (2), then the tiles' items; the second tile's is item 2
+        XCTAssertEqual(Array(bytes[dimg + 8..<dimg + 12]), [0, 1, 0, 2])
+        bytes.replaceSubrange(dimg + 10..<dimg + 12, with: [0, 7])
+        XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions())) { error in
+            XCTAssertEqual((error as? CodecError)?.code, .corrupt, "\(error)")
+            XCTAssertTrue((error as? CodecError)?.message.contains("item 7 is built from itself") == true, "\(error)")
+        }
+        XCTAssertNoThrow(try ImageDecoder(try Fixtures.bytes("grid.heic"), options: DecodeOptions()))
+    }
+
+    private static func offset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+}
