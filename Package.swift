@@ -38,7 +38,7 @@ let package = Package(
     ],
     targets: [
         // C shims over system libraries: libpng, libjpeg(-turbo), Little CMS, libexif, libdeflate,
-        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libraw (camera RAW in); libtiff, libheif with libde265 (HEIF and AVIF; HEVC decoded on every core), libavif (10-bit AVIF) and libjxl (JPEG XL) are opened with
+        // libwebp (with its demux and mux parts), giflib (GIF in), cgif and libimagequant (GIF out), libraw (camera RAW in); libtiff, libheif with libde265 and dav1d (HEIF and AVIF; HEVC and AV1 decoded on the compute slots), libavif (10-bit AVIF) and libjxl (JPEG XL) are opened with
         // dlopen on first use, their headers only at build time (Debian libpng-dev, libjpeg-dev,
         // liblcms2-dev, libexif-dev, libtiff-dev, libwebp-dev, libgif-dev, libcgif-dev, libimagequant-dev, libjxl-dev, libraw-dev, libheif-dev, libde265-dev, libavif-dev;
         // scripts/install-deps.sh installs them).

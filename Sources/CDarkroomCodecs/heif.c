@@ -371,7 +371,7 @@ static dr_status limit_coded_sizes(struct heif_context *context, const struct he
     if (info->height > longest) longest = info->height;
     uint32_t side = (uint32_t)longest + 1024 < 32768 ? (uint32_t)longest + 1024 : 32768;
     dr_heif.heif_context_set_maximum_image_size_limit(context, (int)side);
-    dr_hevc_limit_pictures(side, max_pixels);
+    dr_heif_limit_pictures(side, max_pixels);
     return DR_OK;
 }
 
@@ -422,7 +422,7 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
         }
         r->premultiplied = dr_heif.heif_image_handle_is_premultiplied_alpha(handle);
     }
-    dr_hevc_limit_pictures(0, 0);
+    dr_heif_limit_pictures(0, 0);
     if (handle != NULL) dr_heif.heif_image_handle_release(handle);
     dr_heif.heif_context_free(context); /* the decoded image lives on its own */
     if (status != DR_OK) {

@@ -1,5 +1,5 @@
 /*
- * libheif and libde265, opened on first use (heif_library.c): linked, they and the encoders libheif
+ * libheif, libde265 and dav1d, opened on first use (heif_library.c): linked, they and the encoders libheif
  * links (x265, libaom, dav1d) would be mapped into every darkroom process, and their constructors
  * cost about 8.5 ms of CPU before main on this machine's kind, for jobs that never see a HEIF or an
  * AVIF. Their headers (libheif-dev, libde265-dev) give the types; the functions are called through
@@ -16,6 +16,7 @@
 
 #include "darkroom_shared_library.h"
 
+#include <dav1d/dav1d.h>
 #include <libde265/de265.h>
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
@@ -52,14 +53,52 @@
     X(de265_init) X(de265_new_decoder) X(de265_push_NAL) X(de265_release_next_picture) \
     X(de265_start_worker_threads)
 
+#define DR_DAV1D_FUNCTIONS(X) \
+    X(dav1d_close) X(dav1d_data_create) X(dav1d_data_unref) X(dav1d_default_settings) X(dav1d_get_picture) \
+    X(dav1d_open) X(dav1d_picture_unref) X(dav1d_send_data)
+
 DR_SHARED_LIBRARY_TABLE(dr_heif_functions, DR_HEIF_FUNCTIONS);
+DR_SHARED_LIBRARY_TABLE(dr_dav1d_functions, DR_DAV1D_FUNCTIONS);
 DR_SHARED_LIBRARY_TABLE(dr_de265_functions, DR_DE265_FUNCTIONS);
 
-/* libheif's and libde265's functions; usable once dr_heif_load has returned 0. */
+/* libheif's, libde265's and dav1d's functions; usable once dr_heif_load has returned 0. */
 extern dr_heif_functions dr_heif;
 extern dr_de265_functions dr_de265;
+extern dr_dav1d_functions dr_dav1d;
 
-/* Loads both tables once; 0, or -1 with the reason (naming the Debian package) in `message`. */
+/* ---- darkroom's decoder plugins (heif_picture.c) ---- */
+
+/* Above libheif's own plugins for HEVC (libde265, priority 100) and AV1 (dav1d 150, aom 100). */
+const struct heif_decoder_plugin *dr_hevc_plugin(void);
+const struct heif_decoder_plugin *dr_av1_plugin(void);
+/* The workers a picture's decoder may ask the compute slots for: the cores this process may run
+ * on (taskset, systemd's CPUAffinity=), else those online, at most 8. */
+int dr_heif_worker_count(void);
+/* Coded data below this is decoded on the caller's thread: workers cost more than they save. */
+enum { DR_HEIF_PARALLEL_MIN_BYTES = 8 * 1024 };
+
+/* The largest picture a stream decoded on this thread may declare, each side and in all (0: no
+ * limit); heif.c sets it around each decode, from the image and the job's pixel limit. */
+void dr_heif_limit_pictures(uint32_t max_side, uint64_t max_pixels);
+void dr_heif_picture_limit(uint32_t *max_side, uint64_t *max_pixels);
+/* heif_error_Ok, or a security-limit error naming the codec when the picture is over the limit. */
+struct heif_error dr_heif_check_picture_size(uint32_t width, uint32_t height, const char *codec);
+
+/* A decoded picture as a plugin's decoder hands it out: planes Y, Cb, Cr (Y alone for monochrome). */
+typedef struct {
+    int width, height, bits;
+    enum heif_chroma chroma;
+    const uint8_t *planes[3];
+    ptrdiff_t strides[3];
+    int plane_width[3], plane_height[3];
+    int primaries, transfer, matrix, full_range; /* the stream's colour description (ITU-T H.273 codes) */
+} dr_coded_picture;
+
+/* The picture copied into a new heif_image with its colour description attached; on an error
+ * *out is NULL. */
+struct heif_error dr_heif_picture_image(const dr_coded_picture *picture, int strict, struct heif_image **out);
+
+/* Loads the tables once; 0, or -1 with the reason (naming the Debian package) in `message`. */
 int dr_heif_load(char *message, size_t capacity);
 
 #endif

@@ -184,9 +184,6 @@ void dr_heif_register_decoders(void);
 /* DR_CORRUPT when a HEIF's derived images refer back to themselves or nest more than a few deep
  * (heif_references.c): libheif would recurse through them until the stack ran out. */
 dr_status dr_heif_check_references(const unsigned char *bytes, size_t length, char *message, size_t capacity);
-/* The largest picture an HEVC stream decoded on this thread may declare, each side and in all
- * (0: no limit); heif.c sets it around each decode, from the image and the job's pixel limit. */
-void dr_hevc_limit_pictures(uint32_t max_side, uint64_t max_pixels);
 /* The size an HEVC sequence parameter set (a whole NAL unit, header included) declares; 0, or -1
  * when it ends before its size (hevc_sps.c). */
 int dr_hevc_sps_size(const unsigned char *nal, size_t length, uint32_t *width, uint32_t *height);

@@ -31,6 +31,16 @@ final class ThreadBudgetTests: XCTestCase {
             }
         }
 
+        /// Runs `work`, sampling meanwhile: the most threads it ran beside those there before
+        /// (the sampler's own not counted), and its result.
+        static func started<T>(by work: () throws -> T) rethrows -> (threads: Int, result: T) {
+            let sampler = ThreadSampler()
+            usleep(2000)
+            let before = threads()
+            let result = try work()
+            return (sampler.stop() - before, result)
+        }
+
         /// Stops sampling; the highest count, the sampler's own thread included.
         func stop() -> Int {
             lock.withLock { stopped = true }
@@ -70,14 +80,29 @@ final class ThreadBudgetTests: XCTestCase {
         for (name, bytes) in [("photo", photo), ("grid", grid)] {
             for free in Set([0, min(1, slots.count)]) {
                 slots.release(free)
-                let sampler = ThreadSampler()
-                usleep(2000)
-                let before = ThreadSampler.threads()
-                _ = try ImageDecoder(bytes)
-                let most = sampler.stop()
+                let (started, _) = try ThreadSampler.started { try ImageDecoder(bytes) }
                 XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode gave its slots back")
-                XCTAssertLessThanOrEqual(most - before, max(1, free), "\(name) with \(free) slots free: \(most - before) threads started")
+                XCTAssertLessThanOrEqual(started, max(1, free), "\(name) with \(free) slots free: \(started) threads started")
             }
+        }
+    }
+
+    /// An AVIF's AV1 decodes on darkroom's dav1d plugin: on the caller's thread alone while fewer
+    /// than two slots are free (libheif's own plugin started a dav1d thread per core whatever
+    /// else ran), on as many threads as slots otherwise.
+    func testAnAV1DecodeRunsNoMoreThreadsThanTheFreeSlots() throws {
+        let avif = try encodedCard(width: 1024, height: 1024, format: .avif)
+        XCTAssertGreaterThan(avif.count, 8 * 1024, "large enough for threads to pay")
+        let slots = ComputeSlots.shared
+        let held = slots.tryAcquire(upTo: slots.count)
+        XCTAssertEqual(held, slots.count, "another test holds slots")
+        defer { slots.release(held) }
+        for free in Set([0, min(1, slots.count), min(2, slots.count)]).sorted() {
+            slots.release(free)
+            let (started, decoder) = try ThreadSampler.started { try ImageDecoder(avif) }
+            XCTAssertEqual(decoder.size.width, 1024)
+            XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode gave its slots back")
+            XCTAssertLessThanOrEqual(started, free < 2 ? 0 : free, "with \(free) slots free: \(started) threads started")
         }
     }
 
@@ -98,12 +123,8 @@ final class ThreadBudgetTests: XCTestCase {
                                            traits: OutputTraits(alpha: false))
             try encoder.write(rows, rows: 0..<side)
             for (name, work) in [("decode", { _ = try ImageDecoder(jxl) }), ("encode", { _ = try encoder.finish() })] as [(String, () throws -> Void)] {
-                let sampler = ThreadSampler()
-                usleep(2000)
-                let before = ThreadSampler.threads()
-                try work()
-                let most = sampler.stop()
-                XCTAssertLessThanOrEqual(most - before, free, "JPEG XL \(name) with \(free) slots free: \(most - before) threads started")
+                let (started, _) = try ThreadSampler.started(by: work)
+                XCTAssertLessThanOrEqual(started, free, "JPEG XL \(name) with \(free) slots free: \(started) threads started")
             }
             XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode and encode gave their slots back")
         }
@@ -122,14 +143,10 @@ final class ThreadBudgetTests: XCTestCase {
         defer { slots.release(held) }
         for free in [0, min(1, slots.count)] {
             slots.release(free)
-            let sampler = ThreadSampler()
-            usleep(2000)
-            let before = ThreadSampler.threads()
-            let decoder = try ImageDecoder(bytes)
-            let most = sampler.stop()
+            let (started, decoder) = try ThreadSampler.started { try ImageDecoder(bytes) }
             XCTAssertEqual(decoder.size.width, 512)
             XCTAssertEqual(slots.tryAcquire(upTo: free), free, "the decode gave its slots back")
-            XCTAssertLessThanOrEqual(most - before, free, "with \(free) slots free: \(most - before) threads started")
+            XCTAssertLessThanOrEqual(started, free, "with \(free) slots free: \(started) threads started")
         }
     }
 
@@ -145,13 +162,9 @@ final class ThreadBudgetTests: XCTestCase {
         var encoder = try ImageEncoder(size: Size(width: side, height: side), options: EncodeOptions(format: .gif),
                                        traits: OutputTraits(alpha: false))
         try encoder.write(rows, rows: 0..<side)
-        let sampler = ThreadSampler()
-        usleep(2000)
-        let before = ThreadSampler.threads()
-        let gif = try encoder.finish()
-        let most = sampler.stop()
+        let (started, gif) = try ThreadSampler.started { try encoder.finish() }
         XCTAssertGreaterThan(gif.count, 1000)
-        XCTAssertLessThanOrEqual(most - before, 0, "a GIF encode with no slot free started \(most - before) threads")
+        XCTAssertLessThanOrEqual(started, 0, "a GIF encode with no slot free started \(started) threads")
     }
 
     /// A HEIC, a TIFF read in place and a file being hashed at once: never more threads than

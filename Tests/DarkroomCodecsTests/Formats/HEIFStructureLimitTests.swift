@@ -30,13 +30,23 @@ final class HEIFStructureLimitTests: XCTestCase {
     func testAnHEVCStreamLargerThanItsItemIsRefusedBeforeDecoding() throws {
         let bytes = try Fixtures.bytes("noise.heic")
         XCTAssertNoThrow(try ImageDecoder(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 4096))))
-        var small = bytes
-        let ispe = try XCTUnwrap(Self.offset(of: Array("ispe".utf8), in: small))
-        for field in [ispe + 8, ispe + 12] { small.replaceSubrange(field..<field + 4, with: [0, 0, 0, 16]) }
+        let small = try Self.stating16x16(bytes)
         XCTAssertEqual(try ImageCodec.readInfo(small).width, 16)
         XCTAssertThrowsError(try ImageDecoder(small, options: DecodeOptions(limits: DecodeLimits(maxPixels: 1000)))) { error in
             XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
             XCTAssertTrue((error as? CodecError)?.message.contains("64×64 picture") == true, "\(error)")
+        }
+    }
+
+    /// The same for AV1: noise.avif's 64×64 item stated as 16×16 is refused by dav1d's frame
+    /// limit, which darkroom's AV1 plugin sets from the decode's, before the frame is allocated.
+    func testAnAV1StreamLargerThanItsItemIsRefusedBeforeDecoding() throws {
+        let bytes = try Fixtures.bytes("noise.avif")
+        XCTAssertNoThrow(try ImageDecoder(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 4096))))
+        let small = try Self.stating16x16(bytes)
+        XCTAssertThrowsError(try ImageDecoder(small, options: DecodeOptions(limits: DecodeLimits(maxPixels: 1000)))) { error in
+            XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
+            XCTAssertTrue((error as? CodecError)?.message.contains("AV1 stream in it declares a frame over the limit of 1000") == true, "\(error)")
         }
     }
 
@@ -63,6 +73,14 @@ final class HEIFStructureLimitTests: XCTestCase {
             XCTAssertTrue((error as? CodecError)?.message.contains("item 7 is built from itself") == true, "\(error)")
         }
         XCTAssertNoThrow(try ImageDecoder(try Fixtures.bytes("grid.heic"), options: DecodeOptions()))
+    }
+
+    /// The file with its first 'ispe' box (the primary item's, in these fixtures) stating 16×16.
+    private static func stating16x16(_ bytes: [UInt8]) throws -> [UInt8] {
+        var small = bytes
+        let ispe = try XCTUnwrap(offset(of: Array("ispe".utf8), in: small))
+        for field in [ispe + 8, ispe + 12] { small.replaceSubrange(field..<field + 4, with: [0, 0, 0, 16]) }
+        return small
     }
 
     private static func offset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
