@@ -40,7 +40,8 @@ static int next_box(const unsigned char *bytes, size_t *at, size_t end, char typ
     } else if (size == 0) {
         size = end - *at;
     }
-    if (size < header || size > end - *at) return 0;
+    if (size < header) return 0;
+    if (size > end - *at) size = end - *at; /* as far as its parent reaches: libheif reads no further */
     memcpy(type, bytes + *at + 4, 4);
     *payload = *at + (size_t)header;
     *payload_end = *at + (size_t)size;
@@ -110,19 +111,21 @@ dr_status dr_heif_check_references(const unsigned char *bytes, size_t length, ch
     int id_bytes = bytes[iref] == 0 ? 2 : 4;
     edge_list list = {0};
     dr_status status = DR_OK;
-    char type[4];
-    size_t at = iref + 4, payload, payload_end;
-    while (status == DR_OK && next_box(bytes, &at, iref_end, type, &payload, &payload_end)) {
-        int derived = memcmp(type, "dimg", 4) == 0, auxiliary = memcmp(type, "auxl", 4) == 0;
-        if (!derived && !auxiliary) continue;
-        if (payload_end - payload < (size_t)id_bytes + 2) continue;
-        uint32_t from = be(bytes + payload, id_bytes);
-        size_t count = be(bytes + payload + id_bytes, 2);
-        if (count > (payload_end - payload - (size_t)id_bytes - 2) / (size_t)id_bytes) continue;
-        for (size_t i = 0; i < count && status == DR_OK; i++) {
-            uint32_t to = be(bytes + payload + (size_t)id_bytes + 2 + i * (size_t)id_bytes, id_bytes);
+    /* Read as libheif reads it: each reference's header, then its items, one after another to the
+     * end of 'iref', whatever size the header states (a fuzzed one stated 1.3 GB). */
+    size_t at = iref + 4;
+    while (status == DR_OK && iref_end - at >= 8) {
+        uint32_t size = be(bytes + at, 4);
+        int derived = memcmp(bytes + at + 4, "dimg", 4) == 0, auxiliary = memcmp(bytes + at + 4, "auxl", 4) == 0;
+        at += (size == 1 ? 16 : 8) + (memcmp(bytes + at + 4, "uuid", 4) == 0 ? 16 : 0);
+        if (iref_end < at || iref_end - at < (size_t)id_bytes + 2) break;
+        uint32_t from = be(bytes + at, id_bytes);
+        size_t count = be(bytes + at + id_bytes, 2);
+        at += (size_t)id_bytes + 2;
+        for (size_t i = 0; i < count && iref_end - at >= (size_t)id_bytes && status == DR_OK; i++, at += (size_t)id_bytes) {
+            uint32_t to = be(bytes + at, id_bytes);
             /* an auxiliary image is decoded as part of its master: the edge runs master → auxiliary */
-            if (add_edge(&list, derived ? from : to, derived ? to : from)) status = DR_OUT_OF_MEMORY;
+            if ((derived || auxiliary) && add_edge(&list, derived ? from : to, derived ? to : from)) status = DR_OUT_OF_MEMORY;
         }
     }
     unsigned *state = status == DR_OK && list.count ? calloc(list.count, sizeof *state) : NULL;

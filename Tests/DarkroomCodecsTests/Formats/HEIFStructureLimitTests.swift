@@ -68,9 +68,14 @@ final class HEIFStructureLimitTests: XCTestCase {
         // dimg: from item (2 bytes), count (2), then the tiles' items; the second tile's is item 2
         XCTAssertEqual(Array(bytes[dimg + 8..<dimg + 12]), [0, 1, 0, 2])
         bytes.replaceSubrange(dimg + 10..<dimg + 12, with: [0, 7])
-        XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions())) { error in
-            XCTAssertEqual((error as? CodecError)?.code, .corrupt, "\(error)")
-            XCTAssertTrue((error as? CodecError)?.message.contains("item 7 is built from itself") == true, "\(error)")
+        // and the same with the reference's box stating 1.3 GB, which libheif reads past (fuzzed too)
+        var huge = bytes
+        huge.replaceSubrange(dimg - 4..<dimg, with: [0x4d, 0x4d, 0x00, 0x2b])
+        for file in [bytes, huge] {
+            XCTAssertThrowsError(try ImageDecoder(file, options: DecodeOptions())) { error in
+                XCTAssertEqual((error as? CodecError)?.code, .corrupt, "\(error)")
+                XCTAssertTrue((error as? CodecError)?.message.contains("item 7 is built from itself") == true, "\(error)")
+            }
         }
         XCTAssertNoThrow(try ImageDecoder(try Fixtures.bytes("grid.heic"), options: DecodeOptions()))
     }
