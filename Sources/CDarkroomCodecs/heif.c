@@ -356,7 +356,8 @@ static dr_status heif_read_rows(dr_reader *base, unsigned char *rows, size_t str
  * overlay is built from state their own sizes (their canvases and the pictures their HEVC streams
  * declare), which libheif allocates as stated. No part of a real file is larger than the image
  * by more than a tile, so libheif's per-side limit (32768) becomes the image's side plus 1024, and
- * the HEVC decoder refuses pictures beyond that or the pixel limit (heif_hevc.c). */
+ * darkroom's HEVC and AV1 decoders refuse pictures beyond that or the pixel limit (heif_hevc.c,
+ * heif_av1.c). */
 static dr_status limit_coded_sizes(struct heif_context *context, const struct heif_image_handle *handle,
                                    const dr_info *info, uint64_t max_pixels, char *message, size_t capacity) {
     int width = dr_heif.heif_image_handle_get_ispe_width(handle), height = dr_heif.heif_image_handle_get_ispe_height(handle);
