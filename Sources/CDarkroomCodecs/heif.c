@@ -389,6 +389,7 @@ dr_status dr_heif_reader_open(const unsigned char *bytes, size_t length, const d
         status = dr_too_large(info, options->max_pixels, message, capacity);
     if (status == DR_OK) status = dr_heif_check_references(bytes, length, message, capacity);
     if (status == DR_OK) status = limit_coded_sizes(context, handle, info, options->max_pixels, message, capacity);
+    if (status == DR_OK) status = dr_heif_check_canvases(bytes, length, options->max_pixels, message, capacity);
     heif_reader *r = status == DR_OK ? calloc(1, sizeof *r) : NULL;
     if (status == DR_OK && r == NULL) status = DR_OUT_OF_MEMORY;
     if (status == DR_OK) {

@@ -7,6 +7,7 @@
  * cycle, the file is refused as corrupt. The edges are 'dimg' (a derived image to its inputs) and
  * 'auxl' (an auxiliary image such as alpha, which libheif decodes with its master).
  */
+#include "heif_boxes.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -22,41 +23,6 @@ typedef struct {
     edge *edges;
     size_t count, capacity;
 } edge_list;
-
-static uint32_t be(const unsigned char *p, int bytes) {
-    uint32_t v = 0;
-    for (int i = 0; i < bytes; i++) v = v << 8 | p[i];
-    return v;
-}
-
-/* The next box in [*at, end): its type and payload; 0 at the end or on a box that does not fit. */
-static int next_box(const unsigned char *bytes, size_t *at, size_t end, char type[4], size_t *payload, size_t *payload_end) {
-    if (end - *at < 8) return 0;
-    uint64_t size = be(bytes + *at, 4), header = 8;
-    if (size == 1) {
-        if (end - *at < 16) return 0;
-        size = (uint64_t)be(bytes + *at + 8, 4) << 32 | be(bytes + *at + 12, 4);
-        header = 16;
-    } else if (size == 0) {
-        size = end - *at;
-    }
-    if (size < header) return 0;
-    if (size > end - *at) size = end - *at; /* as far as its parent reaches: libheif reads no further */
-    memcpy(type, bytes + *at + 4, 4);
-    *payload = *at + (size_t)header;
-    *payload_end = *at + (size_t)size;
-    *at = *payload_end;
-    return 1;
-}
-
-/* The payload of the first `name` box in [start, end); 0 when there is none. */
-static int find_box(const unsigned char *bytes, size_t start, size_t end, const char *name, size_t *payload, size_t *payload_end) {
-    char type[4];
-    size_t at = start;
-    while (next_box(bytes, &at, end, type, payload, payload_end))
-        if (memcmp(type, name, 4) == 0) return 1;
-    return 0;
-}
 
 static int add_edge(edge_list *list, uint32_t from, uint32_t to) {
     if (list->count == list->capacity) {
@@ -106,8 +72,8 @@ static int height(const edge_list *list, unsigned *state, uint32_t item, int dep
 
 dr_status dr_heif_check_references(const unsigned char *bytes, size_t length, char *message, size_t capacity) {
     size_t meta, meta_end, iref, iref_end;
-    if (!find_box(bytes, 0, length, "meta", &meta, &meta_end) || meta_end - meta < 4) return DR_OK;
-    if (!find_box(bytes, meta + 4, meta_end, "iref", &iref, &iref_end) || iref_end - iref < 4) return DR_OK;
+    if (!dr_box_find(bytes, 0, length, "meta", &meta, &meta_end) || meta_end - meta < 4) return DR_OK;
+    if (!dr_box_find(bytes, meta + 4, meta_end, "iref", &iref, &iref_end) || iref_end - iref < 4) return DR_OK;
     int id_bytes = bytes[iref] == 0 ? 2 : 4;
     edge_list list = {0};
     dr_status status = DR_OK;
@@ -115,15 +81,15 @@ dr_status dr_heif_check_references(const unsigned char *bytes, size_t length, ch
      * end of 'iref', whatever size the header states (a fuzzed one stated 1.3 GB). */
     size_t at = iref + 4;
     while (status == DR_OK && iref_end - at >= 8) {
-        uint32_t size = be(bytes + at, 4);
+        uint32_t size = dr_be(bytes + at, 4);
         int derived = memcmp(bytes + at + 4, "dimg", 4) == 0, auxiliary = memcmp(bytes + at + 4, "auxl", 4) == 0;
         at += (size == 1 ? 16 : 8) + (memcmp(bytes + at + 4, "uuid", 4) == 0 ? 16 : 0);
         if (iref_end < at || iref_end - at < (size_t)id_bytes + 2) break;
-        uint32_t from = be(bytes + at, id_bytes);
-        size_t count = be(bytes + at + id_bytes, 2);
+        uint32_t from = dr_be(bytes + at, id_bytes);
+        size_t count = dr_be(bytes + at + id_bytes, 2);
         at += (size_t)id_bytes + 2;
         for (size_t i = 0; i < count && iref_end - at >= (size_t)id_bytes && status == DR_OK; i++, at += (size_t)id_bytes) {
-            uint32_t to = be(bytes + at, id_bytes);
+            uint32_t to = dr_be(bytes + at, id_bytes);
             /* an auxiliary image is decoded as part of its master: the edge runs master → auxiliary */
             if ((derived || auxiliary) && add_edge(&list, derived ? from : to, derived ? to : from)) status = DR_OUT_OF_MEMORY;
         }

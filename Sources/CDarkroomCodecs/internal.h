@@ -184,6 +184,9 @@ void dr_heif_register_decoders(void);
 /* DR_CORRUPT when a HEIF's derived images refer back to themselves or nest more than a few deep
  * (heif_references.c): libheif would recurse through them until the stack ran out. */
 dr_status dr_heif_check_references(const unsigned char *bytes, size_t length, char *message, size_t capacity);
+/* DR_TOO_LARGE when a grid or overlay in a HEIF states a canvas over `max_pixels`
+ * (heif_canvases.c): libheif would allocate it as stated. */
+dr_status dr_heif_check_canvases(const unsigned char *bytes, size_t length, uint64_t max_pixels, char *message, size_t capacity);
 /* The size an HEVC sequence parameter set (a whole NAL unit, header included) declares; 0, or -1
  * when it ends before its size (hevc_sps.c). */
 int dr_hevc_sps_size(const unsigned char *nal, size_t length, uint32_t *width, uint32_t *height);

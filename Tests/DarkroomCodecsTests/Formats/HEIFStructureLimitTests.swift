@@ -51,13 +51,29 @@ final class HEIFStructureLimitTests: XCTestCase {
     }
 
     /// The fuzzed grid whose second-row tile is an 'iovl' item over HEVC bytes: its canvas, read
-    /// from those bytes, is refused as larger than the 192×128 image could need.
+    /// from those bytes, is refused before libheif allocates it.
     func testAGridTileWithAHugeOverlayCanvasIsTooLarge() throws {
         let bytes = try [UInt8](Data(contentsOf: FuzzRegressionTests.fuzzDirectory.appendingPathComponent("heif-overlay-tile-canvas.heic")))
         XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions())) { error in
             XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
-            XCTAssertTrue((error as? CodecError)?.message.contains("a part of the 192×128 image states a larger size") == true, "\(error)")
+            XCTAssertTrue((error as? CodecError)?.message.contains("item 4, an overlay of 26992×29296 pixels") == true, "\(error)")
         }
+    }
+
+    /// grid.heic's grid description (in 'idat') stating a 1200×1100 canvas for its 192×128 image:
+    /// refused at a limit of a million pixels, which the image's own size fits, before libheif
+    /// allocates the canvas (it would otherwise decode it and find it does not match the image).
+    func testAGridStatingALargerCanvasThanItsImageIsTooLarge() throws {
+        var bytes = try Fixtures.bytes("grid.heic")
+        let idat = try XCTUnwrap(Self.offset(of: Array("idat".utf8), in: bytes))
+        // version, flags, rows − 1, columns − 1, then the 16-bit output width and height
+        XCTAssertEqual(Array(bytes[idat + 4..<idat + 12]), [0, 0, 1, 2, 0, 192, 0, 128])
+        bytes.replaceSubrange(idat + 8..<idat + 12, with: [0x04, 0xB0, 0x04, 0x4C])
+        XCTAssertThrowsError(try ImageDecoder(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 1_000_000)))) { error in
+            XCTAssertEqual((error as? CodecError)?.code, .tooLarge, "\(error)")
+            XCTAssertTrue((error as? CodecError)?.message.contains("item 7, a grid of 1200×1100 pixels") == true, "\(error)")
+        }
+        XCTAssertNoThrow(try ImageDecoder(try Fixtures.bytes("grid.heic"), options: DecodeOptions(limits: DecodeLimits(maxPixels: 192 * 128))))
     }
 
     /// grid.heic with its second tile reference rewritten to the grid itself (item 7), as the
