@@ -4,8 +4,8 @@
  * 32768 × 32768 (a few bytes of AVIF could ask for gigabytes), calls dav1d_send_data with no data
  * left (dav1d prints a warning on stderr for it) and keeps a picture on some error paths. Here:
  *
- * - the frame limit is the decode's (dr_heif_picture_limit: the image's and the job's pixel
- *   limit), which dav1d checks before it allocates a frame;
+ * - the frame limit is the decode's (dr_heif_pixel_limit: the job's pixel limit), which dav1d
+ *   checks before it allocates a frame; the side is checked on the decoded picture;
  * - the threads are compute slots (dr_threads_take), as the HEVC plugin's: with two or more free,
  *   dav1d gets that many; with fewer, or under DR_HEIF_PARALLEL_MIN_BYTES of AV1 data, it decodes
  *   on the caller's thread and starts none;
@@ -134,9 +134,7 @@ static struct heif_error decode_into(const av1_decoder *decoder, Dav1dContext *c
 static struct heif_error av1_decode(void *raw, struct heif_image **out) {
     av1_decoder *decoder = raw;
     *out = NULL;
-    uint32_t max_side; /* dr_heif_check_picture_size holds the decoded picture to it */
-    uint64_t max_pixels;
-    dr_heif_picture_limit(&max_side, &max_pixels);
+    uint64_t max_pixels = dr_heif_pixel_limit(); /* the side: dr_heif_check_picture_size, on the picture */
     Dav1dSettings settings;
     dr_dav1d.dav1d_default_settings(&settings);
     int slots = decoder->length >= DR_HEIF_PARALLEL_MIN_BYTES ? dr_threads_take(dr_heif_worker_count()) : 0;

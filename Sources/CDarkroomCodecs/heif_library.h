@@ -80,7 +80,8 @@ enum { DR_HEIF_PARALLEL_MIN_BYTES = 8 * 1024 };
 /* The largest picture a stream decoded on this thread may declare, each side and in all (0: no
  * limit); heif.c sets it around each decode, from the image and the job's pixel limit. */
 void dr_heif_limit_pictures(uint32_t max_side, uint64_t max_pixels);
-void dr_heif_picture_limit(uint32_t *max_side, uint64_t *max_pixels);
+/* The pixel limit alone, for a decoder that enforces it itself (dav1d's frame_size_limit). */
+uint64_t dr_heif_pixel_limit(void);
 /* heif_error_Ok, or a security-limit error naming the codec when the picture is over the limit. */
 struct heif_error dr_heif_check_picture_size(uint32_t width, uint32_t height, const char *codec);
 

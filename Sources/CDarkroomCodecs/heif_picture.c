@@ -43,10 +43,7 @@ void dr_heif_limit_pictures(uint32_t max_side, uint64_t max_pixels) {
     limit_pixels = max_pixels;
 }
 
-void dr_heif_picture_limit(uint32_t *max_side, uint64_t *max_pixels) {
-    *max_side = limit_side;
-    *max_pixels = limit_pixels;
-}
+uint64_t dr_heif_pixel_limit(void) { return limit_pixels; }
 
 struct heif_error dr_heif_check_picture_size(uint32_t width, uint32_t height, const char *codec) {
     static _Thread_local char text[160]; /* libheif copies an error's message */
