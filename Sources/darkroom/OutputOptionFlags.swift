@@ -66,10 +66,10 @@ struct OutputOptionFlags {
     }
 
     /// The flags, for `darkroom process --help`: each with what it does, then per group of
-    /// formats the values and the default, wrapped to 80 columns (the help does not indent
-    /// what it wraps itself).
+    /// formats the values and the default, wrapped by ``TextWrap`` (the help does not indent what
+    /// it wraps itself).
     static var help: String {
-        var lines = ["Output options (each applies to the formats named; `darkroom formats` lists them):"]
+        var lines = ["Output options (each for the formats named; `darkroom formats` lists them):"]
         for option in OutputOption.all {
             let isBoolean = option.forms[0].kind == .boolean
             let spelling = isBoolean ? (option.forms[0].defaultValue == .boolean(true) ? "--no-" + option.flag.dropFirst(2) : option.flag)

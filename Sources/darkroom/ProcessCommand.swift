@@ -12,9 +12,10 @@ struct ProcessCommand: ParsableCommand {
         commandName: "process",
         abstract: "Run a filter chain over image files once.",
         discussion: """
-            Example: darkroom process --chain 'resize width=800 | sepia intensity=0.8' a.jpg b.png -o out/
+            Example: darkroom process --chain 'resize width=800 | sepia' *.jpg -o out/
             With one input, -o may name the output file; otherwise it is a folder, and each output \
             is named after its input. The format follows -o's extension, else --format, else the input's.
+
 
             """ + OutputOptionFlags.help
     )

@@ -60,4 +60,23 @@ final class OutputOptionFlagsTests: XCTestCase {
             XCTAssertTrue(help.stdout.contains(spelling), "\(spelling) in \(help.stdout)")
         }
     }
+
+    /// In a terminal of 80 columns (and when piped), each output option's text stays in its own
+    /// column: ArgumentParser wraps again any line of the discussion that fills all 80 columns,
+    /// which left words such as "XL:" alone at the left edge.
+    func testHelpKeepsEachOptionsTextInItsColumn() throws {
+        let help = try darkroom(["process", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.firstIndex(where: { $0.hasPrefix("Output options") }),
+              let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE:") }) else {
+            return XCTFail("no output options, or no usage, in \(help.stdout)")
+        }
+        for line in lines[(first + 1)..<usage] where !line.isEmpty {
+            XCTAssertTrue(line.hasPrefix("  --") || line.hasPrefix(String(repeating: " ", count: 26)), "a line out of its column: \(line)")
+        }
+        for line in lines where !line.hasPrefix("USAGE:") {
+            XCTAssertLessThanOrEqual(line.count, 80, "wider than the terminal: \(line)")
+        }
+    }
 }
