@@ -24,7 +24,8 @@ struct CheckCommand: ParsableCommand {
             let cluster = config.cluster.map { ", cluster node \($0.node)" } ?? ""
             print("\(file): OK — \(config.watches.count) watch(es), \(outputs) output(s), \(config.workers) worker(s)\(cluster)")
             for watch in config.watches {
-                print("  \(watch.name): takes \(watch.include.joined(separator: " ")) (each read by its content)")
+                print(TextWrap.lines("  \(watch.name): takes ", watch.include.joined(separator: " ") + " (each read by its content)", indent: 6)
+                    .joined(separator: "\n"))
                 for output in watch.outputs { print("    → \(output.pathTemplate): \(Self.describe(output))") }
             }
         } catch {

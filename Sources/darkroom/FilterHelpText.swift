@@ -10,7 +10,7 @@ enum FilterHelpText {
             lines.append("\(category.uppercased())")
             for d in groups[category]!.sorted(by: { $0.name < $1.name }) {
                 let counterpart = d.counterpart.map { " (\($0))" } ?? ""
-                lines.append("  \(d.name) — \(d.displayName)\(counterpart). \(d.description)")
+                lines += TextWrap.lines("  \(d.name) — ", "\(d.displayName)\(counterpart). \(d.description)", indent: 4)
                 for p in d.parameters { lines += parameterLines(p, indent: "      ") }
             }
             lines.append("")
@@ -18,12 +18,15 @@ enum FilterHelpText {
         return lines.joined(separator: "\n")
     }
 
-    /// The parameter's line, then one line per field of a record kind, indented under it.
+    /// The parameter's lines (its name, then its facts and description in a column beside it),
+    /// then those of each field of a record kind, indented under it.
     static func parameterLines(_ p: ParameterDescriptor, indent: String) -> [String] {
-        [indent + parameterLine(p)] + (p.kind.fields ?? []).flatMap { parameterLines($0, indent: indent + "  ") }
+        TextWrap.lines(indent + p.name.padding(toLength: 14, withPad: " ", startingAt: 0) + " ", about(p))
+            + (p.kind.fields ?? []).flatMap { parameterLines($0, indent: indent + "  ") }
     }
 
-    static func parameterLine(_ p: ParameterDescriptor) -> String {
+    /// "scalar, default 10, from 0 to 1000, slider 1…100, px — Pixels each side …".
+    static func about(_ p: ParameterDescriptor) -> String {
         var kind = p.kind.name
         if case .choice(let options) = p.kind { kind = options.joined(separator: "|") }
         var facts = [kind]
@@ -32,8 +35,7 @@ enum FilterHelpText {
         if !p.rangeText.isEmpty { facts.append(p.rangeText) }
         if let lo = p.sliderMinimum, let hi = p.sliderMaximum { facts.append("slider \(number(lo))…\(number(hi))") }
         if let unit = p.unit { facts.append(unit) }
-        return p.name.padding(toLength: 14, withPad: " ", startingAt: 0) + " " + facts.joined(separator: ", ")
-            + (p.description.isEmpty ? "" : " — " + p.description)
+        return facts.joined(separator: ", ") + (p.description.isEmpty ? "" : " — " + p.description)
     }
 
     static func number(_ v: Double) -> String {

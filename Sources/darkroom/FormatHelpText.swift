@@ -35,19 +35,19 @@ enum FormatHelpText {
     }
 
     static func render() -> String {
-        var lines = ["Formats (inputs are read by their content, not their name; an output's format is `format:` or its path's extension):"]
+        var lines = TextWrap.lines("", "Formats (inputs are read by their content, not their name; an output's format is `format:` or its path's extension):")
         for format in ImageFormat.allCases {
             let direction = format.isWritable ? "in, out" : "in"
             let about = [format.isWritable ? options(of: format) : "", notes[format] ?? ""].filter { !$0.isEmpty }
-            lines.append("  " + format.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
-                         + direction.padding(toLength: 9, withPad: " ", startingAt: 0) + about.joined(separator: "; "))
+            lines += TextWrap.lines("  " + format.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+                                    + direction.padding(toLength: 9, withPad: " ", startingAt: 0), about.joined(separator: "; "))
         }
         let common = OutputOption.all.filter { $0.formats == ImageFormat.writableFormats }.map { option in
             let form = option.forms[0]
             return option.name + (form.kind == .boolean ? "" : " " + form.kind.range) + " (\(form.defaultText))"
         }
-        lines.append("  Every output: " + common.joined(separator: ", "))
-        lines.append("  Default include patterns: " + WatchConfig.defaultInclude.joined(separator: " "))
+        lines += TextWrap.lines("  Every output: ", common.joined(separator: ", "), indent: 4)
+        lines += TextWrap.lines("  Default include patterns: ", WatchConfig.defaultInclude.joined(separator: " "), indent: 4)
         return lines.joined(separator: "\n")
     }
 }

@@ -118,7 +118,7 @@ final class CommandLineTests: XCTestCase {
     func testFiltersByCategory() throws {
         let color = try darkroom(["filters", "--category", "color"])
         XCTAssertEqual(color.status, 0)
-        XCTAssertTrue(color.stdout.contains("sepia — Sepia Tone (CISepiaTone)."), color.stdout)
+        XCTAssertTrue(color.unwrapped.contains("sepia — Sepia Tone (CISepiaTone)."), color.stdout)
         XCTAssertFalse(color.stdout.contains("resize"))
         let unknown = try darkroom(["filters", "--category", "colour"])
         XCTAssertNotEqual(unknown.status, 0)
@@ -161,9 +161,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(formats.status, 0, formats.stderr)
         for line in ["webp  in, out", "avif  in, out", "tiff  in, out", "heif  in ", "lossless (false)", "speed 0–9 (5)",
                      "compression none|lzw|deflate|jpeg", "bit_depth 8|10", "raw   in ", "white_balance camera|auto|daylight (camera)"] {
-            XCTAssertTrue(formats.stdout.contains(line), "\(line) in \(formats.stdout)")
+            XCTAssertTrue(formats.unwrapped.contains(line), "\(line) in \(formats.stdout)")
         }
         XCTAssertTrue(try darkroom(["filters"]).stdout.contains("webp  in, out"), "the plain listing ends with the formats")
+
         let s = Scratch()
         s.writeInPlace("formats.yaml", Array("""
             watches:
@@ -183,8 +184,23 @@ final class CommandLineTests: XCTestCase {
                      "{stem}.jxl: jxl, distance 2.35, effort 5", "{stem}-archive.jxl: jxl, JPEG inputs transcoded losslessly (lossless_jpeg), effort 7",
                      "{stem}.avif: avif, quality 50, speed 7, 8-bit",
                      "{stem}-deep.avif: avif, quality 90, speed 5, 10-bit", "{stem}.tif: tiff, deflate compression, tiled"] {
-            XCTAssertTrue(check.stdout.contains(line), "\(line) in \(check.stdout)")
+            XCTAssertTrue(check.unwrapped.contains(line), "\(line) in \(check.stdout)")
         }
+    }
+
+    /// The listings a person reads in a terminal fit 80 columns, each entry's later lines indented
+    /// under it (one long line per filter, option or format wrapped at the terminal's edge before).
+    func testTheListingsFitAnEightyColumnTerminal() throws {
+        for command in [["filters"], ["formats"], ["errors"]] {
+            let listing = try darkroom(command)
+            XCTAssertEqual(listing.status, 0, listing.stderr)
+            for line in listing.stdout.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(line.count, 80, "darkroom \(command[0]): \(line)")
+            }
+        }
+        let filters = try darkroom(["filters"]).stdout.split(separator: "\n")
+        let radius = try XCTUnwrap(filters.firstIndex { $0.hasPrefix("      radius         scalar, default 10, from 0 to 1000") })
+        XCTAssertTrue(filters[radius + 1].hasPrefix(String(repeating: " ", count: 21) + "Pixels"), "a parameter's text continues in its column")
     }
 
     /// `process` writes the new formats by the output's extension, reading any input by content.
@@ -243,6 +259,10 @@ struct CommandResult {
     var status: Int32
     var stdout: String
     var stderr: String
+
+    /// `stdout` with each wrapped line joined to the one before it (a newline and the indent
+    /// become one space), for phrases a listing may break across lines.
+    var unwrapped: String { stdout.replacingOccurrences(of: #"\n +"#, with: " ", options: .regularExpression) }
 }
 
 /// Runs the darkroom binary to completion.

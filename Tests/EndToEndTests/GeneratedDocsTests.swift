@@ -87,7 +87,7 @@ final class GeneratedDocsTests: XCTestCase {
         for code in ErrorCode.allCases { XCTAssertTrue(errors.stdout.contains("  \(code.rawValue) "), code.rawValue) }
         let formats = try darkroom(["formats"])
         XCTAssertEqual(formats.status, 0, formats.stderr)
-        for option in OutputOption.all { XCTAssertTrue(formats.stdout.contains(" \(option.name) "), option.name) }
+        for option in OutputOption.all { XCTAssertTrue(formats.unwrapped.contains(" \(option.name) "), option.name) }
     }
 
     /// The README points at the generated list instead of keeping its own.
