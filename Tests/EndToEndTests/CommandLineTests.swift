@@ -203,6 +203,32 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(filters[radius + 1].hasPrefix(String(repeating: " ", count: 21) + "Pixels"), "a parameter's text continues in its column")
     }
 
+    /// No command's help breaks an indented line (an example command, an option) back to the left
+    /// edge, as ArgumentParser does with a line of its discussion that is 80 columns or wider
+    /// (the retry command of `report --help` was cut between `xargs` and `-r`). Every command and
+    /// subcommand `--help` lists is read.
+    func testEveryHelpKeepsItsIndentedLinesTogether() throws {
+        var commands: [[String]] = [[]], read = 0
+        while read < commands.count {
+            let command = commands[read]
+            read += 1
+            let help = try darkroom(command + ["--help"])
+            XCTAssertEqual(help.status, 0, "\(command): \(help.stderr)")
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            for (line, next) in zip(lines, lines.dropFirst()) where line.hasPrefix(" ") && !next.isEmpty {
+                XCTAssertTrue(next.hasPrefix(" "), "darkroom \(command.joined(separator: " ")) --help breaks \"\(line)\" before \"\(next)\"")
+            }
+            // "  name   What it does.": the subcommands this one lists.
+            if let start = lines.firstIndex(of: "SUBCOMMANDS:") {
+                for line in lines[(start + 1)...].prefix(while: { !$0.isEmpty }) where line.hasPrefix("  ") && !line.hasPrefix("   ") {
+                    let name = String(line.split(separator: " ")[0])
+                    if name != "help" { commands.append(command + [name]) }
+                }
+            }
+        }
+        XCTAssertGreaterThan(commands.count, 10, "every subcommand read: \(commands)")
+    }
+
     /// `process` writes the new formats by the output's extension, reading any input by content.
     func testProcessWritesWebPAVIFAndTIFFByExtension() throws {
         let s = Scratch()

@@ -14,7 +14,8 @@ struct ReportCommand: ParsableCommand {
             Without REPORTS_DIR, reads the reports folders of the config's watches (--config, else \
             the built-in config, as `darkroom run`). Reports are read one at a time, so a folder of \
             100,000 is fine. To retry every failed file:
-              darkroom report --config /etc/darkroom/config.yaml --failed --paths | xargs -r -d '\\n' mv -t /var/lib/darkroom/inbox/photos/
+              darkroom report --config /etc/darkroom/config.yaml --failed --paths \\
+                | xargs -r -d '\\n' mv -t /var/lib/darkroom/inbox/photos/
             """
     )
 
