@@ -21,9 +21,12 @@ enum FormatHelpText {
 
     /// "quality 1–100 (90), progressive (false), …": the options `format` takes.
     static func options(of format: ImageFormat) -> String {
-        options(of: format) { option, form in
-            option.name + (form.kind == .boolean ? "" : " " + form.kind.range) + " (\(form.defaultText))"
-        }.joined(separator: ", ")
+        options(of: format, summary).joined(separator: ", ")
+    }
+
+    /// "quality 1–100 (90)": an option's name, its values unless it is a switch, and its default.
+    static func summary(_ option: OutputOption, _ form: OutputOption.Form) -> String {
+        option.name + (form.kind == .boolean ? "" : " " + form.kind.range) + " (\(form.defaultText))"
     }
 
     /// Each option `format` takes beyond those every output takes, as `text` words it (nil: left out).
@@ -42,10 +45,7 @@ enum FormatHelpText {
             lines += TextWrap.lines("  " + format.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
                                     + direction.padding(toLength: 9, withPad: " ", startingAt: 0), about.joined(separator: "; "))
         }
-        let common = OutputOption.all.filter { $0.formats == ImageFormat.writableFormats }.map { option in
-            let form = option.forms[0]
-            return option.name + (form.kind == .boolean ? "" : " " + form.kind.range) + " (\(form.defaultText))"
-        }
+        let common = OutputOption.all.filter { $0.formats == ImageFormat.writableFormats }.map { summary($0, $0.forms[0]) }
         lines += TextWrap.lines("  Every output: ", common.joined(separator: ", "), indent: 4)
         lines += TextWrap.lines("  Default include patterns: ", WatchConfig.defaultInclude.joined(separator: " "), indent: 4)
         return lines.joined(separator: "\n")
